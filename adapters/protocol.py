@@ -1,0 +1,44 @@
+"""The adapter protocol: how phasecert drives an engine.
+
+An adapter is an `Engine` (name, version, capabilities, and a way to start a
+game from a `Setup`) whose games perform one `Action` at a time and report an
+`Observation`. The engine itself must do the phasing: an adapter may build
+the starting position by editing the engine's state, but it plays every
+action through the engine's own moves.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from conformance.actions import Action
+from conformance.capabilities import Capability
+from conformance.observation import Observation
+from conformance.setup import Setup
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game in progress, created by `Engine.start`."""
+
+    def observe(self) -> Observation:
+        """The game now; events are those since the previous observation."""
+        ...
+
+    def perform(self, action: Action) -> Observation:
+        """Play `action` through the engine and observe the result. An action
+        the engine refuses is reported in `Observation.refused`, not raised."""
+        ...
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """An engine under test, as its adapter presents it."""
+
+    name: str
+    version: str
+    capabilities: frozenset[Capability]
+
+    def start(self, setup: Setup) -> Game:
+        """A new game in the position `setup` describes."""
+        ...

@@ -1,0 +1,97 @@
+"""Continuous effects: control, power/toughness, and when durations end
+(611.2b, 613, 702.26e, 702.26f, 800.4a, 800.4m)."""
+
+from __future__ import annotations
+
+from adapters.reference.state import Card, GameState, Timed
+from conformance.setup import BoostEffect, ControlEffect, Duration
+
+
+class ContinuousRules:
+    state: GameState
+
+    def controller_of(self, card: Card) -> int:
+        """613.1b: the newest control effect on it applies, else its owner.
+        Phasing is not a control change (702.26d): effects keep applying to a
+        phased-out permanent until they end (702.26f)."""
+        newest = None
+        for timed in self.state.effects:
+            e = timed.effect
+            if isinstance(e, ControlEffect) and e.target == card.id:
+                newest = e
+        return card.owner if newest is None else newest.controller
+
+    def refresh(self) -> None:
+        """Recompute controllers until "for as long as" effects are stable
+        (702.26f, R2017-for-as-long-as); a permanent whose controller changed
+        is summoning sick again (302.6)."""
+        while True:
+            for card in self.state.cards.values():
+                controller = self.controller_of(card)
+                if controller != card.controller:
+                    card.controller = controller
+                    card.sick = True
+            ended = [t for t in self.state.effects if not self.condition_holds(t)]
+            if not ended:
+                return
+            for timed in ended:
+                self.state.effects.remove(timed)
+
+    def condition_holds(self, timed: Timed) -> bool:
+        """702.26f, 611.2b: "for as long as you control X" ends once X is
+        phased out, gone, or controlled by someone else; 800.4a: effects that
+        give a player who left control of something end."""
+        e = timed.effect
+        if isinstance(e, ControlEffect) and not self.state.in_game[e.controller]:
+            return False
+        return self.duration_condition(e.duration, e.controller)
+
+    def duration_condition(self, duration: Duration, player: int) -> bool:
+        if duration.kind != "as_long_as_you_control" or duration.of is None:
+            return True
+        card = self.state.cards.get(duration.of)
+        return card is not None and card.phased_in and card.controller == player
+
+    def end_effects(self, kind: str, player: int | None = None) -> None:
+        """End effects of duration `kind` ("until end of turn" at cleanup,
+        514.2; "until your next turn" as `player`'s turn begins, 611.2a, or
+        would have begun, 800.4m)."""
+        self.state.effects = [
+            t
+            for t in self.state.effects
+            if not (
+                t.effect.duration.kind == kind
+                and (player is None or t.effect.controller == player)
+            )
+        ]
+        self.refresh()
+
+    def add_effect(self, effect: ControlEffect | BoostEffect) -> None:
+        """611.2b: an effect whose "for as long as" duration can't start does
+        nothing at all."""
+        if not self.duration_condition(effect.duration, effect.controller):
+            return
+        self.state.effects.append(Timed(effect, self.state.stamp()))
+        self.refresh()
+
+    def power_toughness(self, card: Card) -> tuple[int, int] | None:
+        """613.4: base, then +1/+1 counters, boosts that include it, and the
+        anthems of phased-in permanents only (702.26b: a phased-out source's
+        static abilities apply nothing)."""
+        if not card.is_creature or not card.phased_in:
+            return None
+        assert card.power is not None and card.toughness is not None
+        power = toughness = card.counters["+1/+1"] + len(self.anthems_affecting(card))
+        for timed in self.state.effects:
+            e = timed.effect
+            if isinstance(e, BoostEffect) and card.id in e.targets:
+                power += e.power
+                toughness += e.toughness
+        return card.power + power, card.toughness + toughness
+
+    def anthems_affecting(self, card: Card) -> list[Card]:
+        return [
+            s
+            for s in self.state.phased_in()
+            if "anthem" in s.abilities and s is not card and s.controller == card.controller
+        ]

@@ -1,0 +1,133 @@
+"""Phasing itself: the untap-step phasing event, phasing out and in, and what
+happens to attachments (702.26a, g–j, m, n, p; 502.1; 610.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from adapters.reference.state import Card, GameState
+from conformance.observation import Event
+from conformance.setup import PhasedOut
+
+
+class PhasingRules:
+    state: GameState
+
+    def untap_step(self, player: int) -> None:
+        """502.1: phasing first, then untapping; 702.26m: a skipped untap step
+        has no phasing event (R2017-skip-untap)."""
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            return
+        self.phasing_event(player)
+        self.untap(player)
+
+    def phasing_event(self, player: int) -> None:
+        """702.26a: the player's phased-in permanents with phasing phase out
+        and, simultaneously, what phased out under them phases in. Both sets
+        are fixed first, so nothing does both in one step."""
+        going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
+        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        self.state.released.clear()
+        self.phase_out(going_out)
+        self.phase_in(coming_in)
+
+    def phases_out_in_untap(self, card: Card, player: int) -> bool:
+        """702.26a, 702.26p: any number of phasing instances phase it out once."""
+        return card.phasing > 0 and card.controller == player
+
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        """702.26a: it phased out directly under this player; 702.26n: or under
+        a player who left and whose turn would have begun; 610.4: not if it
+        waits for "until"; 702.26g: indirect ones come with their host."""
+        out = card.phased_out
+        if out is None or out.cause != "direct" or out.until is not None:
+            return False
+        return out.under == player or out.under in self.state.released
+
+    def untap(self, player: int) -> None:
+        """502.3: the active player's phased-in permanents untap, including
+        those that just phased in (502.1)."""
+        for card in self.state.phased_in():
+            if card.controller == player:
+                card.tapped = False
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        """Phase `roots` out directly, and everything attached to them
+        indirectly (702.26g); something phasing out both ways at once phases
+        out indirectly (702.26h)."""
+        group: dict[str, Card] = {}
+        pending = [c for c in roots if c.phased_in]
+        while pending:
+            card = pending.pop()
+            if card.id not in group:
+                group[card.id] = card
+                pending.extend(a for a in self.state.attachments_of(card.id) if a.phased_in)
+        for card in group.values():
+            cause = "indirect" if card.attached_to in group else "direct"
+            card.phased_out = PhasedOut(
+                cause, card.controller, until if cause == "direct" else None
+            )
+            self.removed_from_combat(card)
+            self.state.events.append(Event("phased_out", card.id, cause))
+            self.phase_trigger(card, "phases_out")
+
+    def removed_from_combat(self, card: Card) -> None:
+        """506.4: a permanent that phases out is removed from combat."""
+        card.attacking = False
+
+    def phase_in(self, roots: Iterable[Card]) -> None:
+        """Phase `roots` in with whatever phased out indirectly with them
+        (702.26g, R2017-attached); then directly phased-out attachments find
+        their host again or phase in unattached (702.26i)."""
+        roots = [c for c in roots if c.on_battlefield and c.phased_out is not None]
+        for card in roots:
+            self.phase_in_with_attachments(card)
+        for card in roots:
+            self.reattach(card)
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        card.phased_out = None
+        self.state.events.append(Event("phased_in", card.id))
+        self.phase_trigger(card, "phases_in")
+        for attached in self.state.attachments_of(card.id):
+            if attached.phased_out is not None and attached.phased_out.cause == "indirect":
+                self.phase_in_with_attachments(attached)
+
+    def reattach(self, card: Card) -> None:
+        """702.26i, R2017-auras: a directly phased-out attachment phases in
+        attached to the same object if it can still be attached to it, else
+        unattached; 702.26j: without attach or unattach triggers."""
+        host = card.attached_to
+        if host is None:
+            return
+        if isinstance(host, int):
+            legal = self.state.in_game[host]
+        else:
+            target = self.state.cards[host]
+            legal = target.phased_in and self.can_attach(card, target)
+        if not legal:
+            card.attached_to = None
+
+    def can_attach(self, card: Card, host: Card) -> bool:
+        """301.5, 303.4: Equipment to creatures, Fortifications to lands."""
+        if card.attachment == "equipment":
+            return host.is_creature
+        if card.attachment == "fortification":
+            return "land" in host.types
+        return True
+
+    def phase_trigger(self, card: Card, kind: str) -> None:
+        """603.10b: "whenever this phases out/in" triggers, which name phasing."""
+        if kind in card.abilities:
+            self.state.triggers.append((card.id, kind, card.controller))  # type: ignore[arg-type]
+
+    def release_until(self, source: Card) -> None:
+        """610.4: what phased out "until [source] leaves the battlefield"
+        phases in once it does (R2017-until-leaves: not when it phases out)."""
+        waiting = [
+            c
+            for c in self.state.in_play()
+            if c.phased_out is not None and c.phased_out.until == source.id
+        ]
+        self.phase_in(waiting)

@@ -1,0 +1,237 @@
+"""The reference engine's rules: turn structure and the effect of each action.
+
+`Rules` gathers every rule branch as a method citing its rule ID, so a mutant
+engine (a deliberately broken one, see `adapters.mutants`) is a subclass that
+overrides exactly one of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adapters.reference.continuous import ContinuousRules
+from adapters.reference.phasing import PhasingRules
+from adapters.reference.state import Card, GameState
+from adapters.reference.zones import ZoneRules
+from conformance import actions as a
+from conformance.observation import Event
+from conformance.setup import TAP_LIFE, BoostEffect, ControlEffect, Duration
+
+
+class Refused(Exception):
+    """The engine refuses an action; the message says why."""
+
+
+class Rules(PhasingRules, ContinuousRules, ZoneRules):
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    # Turn structure.
+
+    def pass_turn(self) -> None:
+        """Combat damage if there was combat (510), cleanup (514.2), then the
+        next player's turn; seats of players who left are passed over, ending
+        their "until your next turn" effects (800.4m) and releasing what
+        phased out under them (702.26n)."""
+        if self.state.game_over:
+            raise Refused("the game is over")
+        self.combat_damage()
+        self.cleanup()
+        seat = self.state.active
+        while True:
+            seat = (seat + 1) % self.state.players
+            if self.state.in_game[seat]:
+                break
+            self.end_effects("your_next_turn", seat)
+            self.state.released.add(seat)
+        self.begin_turn(seat)
+
+    def combat_damage(self) -> None:
+        """510.2: attackers still in combat deal their power to the defender;
+        a phased-out one was removed from combat (506.4)."""
+        for card in self.state.phased_in():
+            if card.attacking:
+                pt = self.power_toughness(card)
+                defender = self.state.defender
+                if pt is not None and self.state.in_game[defender]:
+                    self.state.life[defender] -= max(pt[0], 0)
+        self.state_based_actions()
+
+    def cleanup(self) -> None:
+        """514.2: "until end of turn" effects end; combat is over."""
+        for card in self.state.cards.values():
+            card.attacking = False
+        self.state.step = "main"
+        self.state.attacked = False
+        self.end_effects("end_of_turn")
+
+    def begin_turn(self, player: int) -> None:
+        """500: the turn begins; "until your next turn" effects end (611.2a);
+        the player's permanents are no longer summoning sick (302.6), phased
+        out ones included, since phasing is not a control change (R2017-haste);
+        then the untap step (502)."""
+        self.state.active = player
+        self.state.turn += 1
+        self.end_effects("your_next_turn", player)
+        for card in self.state.cards.values():
+            if card.controller == player:
+                card.sick = False
+        self.untap_step(player)
+
+    # Targets and costs.
+
+    def target(self, pid: str) -> Card:
+        """R2017-nonexistent, 702.26b: a phased-out permanent can't be targeted."""
+        card = self.state.cards.get(pid)
+        if card is None or not self.is_legal_target(card):
+            raise Refused(f"{pid} is not a legal target")
+        return card
+
+    def is_legal_target(self, card: Card) -> bool:
+        return card.phased_in
+
+    def creatures_of(self, player: int) -> list[Card]:
+        """702.26b: phased-out creatures are not counted or affected."""
+        return [c for c in self.state.phased_in() if c.is_creature and c.controller == player]
+
+    def check_player(self, player: int) -> None:
+        if not 0 <= player < self.state.players or not self.state.in_game[player]:
+            raise Refused(f"player {player} is not in the game")
+
+    # Actions.
+
+    def phase_out_targets(self, action: a.PhaseOut) -> None:
+        self.check_player(action.caster)
+        cards = [self.target(t) for t in action.targets]
+        self.phase_out(cards)
+
+    def phase_out_all(self, action: a.PhaseOutAll) -> None:
+        """Teferi's Protection: every permanent the player controls, directly
+        or (attachments on them) indirectly (702.26g)."""
+        self.check_player(action.player)
+        self.phase_out([c for c in self.state.phased_in() if c.controller == action.player])
+
+    def phase_out_until(self, action: a.PhaseOutUntil) -> None:
+        """610.4: phases out until the source leaves the battlefield."""
+        self.check_player(action.caster)
+        source = self.state.cards.get(action.source)
+        if source is None or not source.phased_in or source.controller != action.caster:
+            raise Refused(f"{action.caster} can't activate {action.source}")
+        target = self.target(action.target)
+        if target is source:
+            raise Refused("the source can't target itself")
+        self.phase_out([target], until=source.id)
+
+    def destroy_all(self, action: a.DestroyAll) -> None:
+        """702.26b: "destroy all creatures" doesn't see phased-out ones."""
+        self.check_player(action.caster)
+        self.destroy([c for c in self.state.phased_in() if c.is_creature])
+
+    def destroy_target(self, action: a.Destroy) -> None:
+        """R2017-targets: if the target phases out in response, the spell has
+        no legal target and none of its effects happen (608.2b)."""
+        self.check_player(action.caster)
+        card = self.target(action.target)
+        if action.phased_out_in_response:
+            self.phase_out([card])
+            self.resolve_triggers()
+        if not self.is_legal_target(card):
+            return
+        self.destroy([card])
+        self.state.drawn[action.caster] += 1
+
+    def draw_per_creature(self, action: a.DrawPerCreature) -> None:
+        self.check_player(action.player)
+        self.state.drawn[action.player] += len(self.creatures_of(action.player))
+
+    def gain_control(self, action: a.GainControl) -> None:
+        """702.26e: only a phased-in permanent can be the target."""
+        self.check_player(action.player)
+        card = self.target(action.target)
+        self.add_effect(ControlEffect(card.id, action.player, action.duration))
+
+    def pump_team(self, action: a.PumpTeam) -> None:
+        """702.26e: the affected set is fixed as the spell resolves and leaves
+        out phased-out creatures, even after they phase in."""
+        self.check_player(action.player)
+        targets = tuple(c.id for c in self.creatures_of(action.player))
+        self.add_effect(BoostEffect(targets, action.player, 1, 1, Duration("end_of_turn")))
+
+    def create_token(self, action: a.CreateToken) -> None:
+        """110.5: a permanent enters phased in; 111.1: a token."""
+        self.check_player(action.player)
+        if action.id in self.state.cards or action.phasing < 0:
+            raise Refused(f"can't create a token named {action.id!r}")
+        self.state.cards[action.id] = Card(
+            id=action.id,
+            owner=action.player,
+            controller=action.player,
+            types=("creature",),
+            attachment=None,
+            token=True,
+            phasing=action.phasing,
+            tapped=False,
+            counters=Counter(),
+            attached_to=None,
+            phased_out=None,
+            abilities=frozenset(),
+            power=1,
+            toughness=1,
+            chosen=None,
+            sick=True,
+        )
+        self.state.events.append(Event("zone_change", action.id, "none->battlefield"))
+
+    def activate(self, action: a.Activate) -> None:
+        """602.2, 302.6: {T} abilities of phased-out permanents can't be
+        activated (702.26b); a creature that phased in this turn can pay {T}
+        (R2017-haste)."""
+        self.check_player(action.player)
+        card = self.state.cards.get(action.source)
+        if (
+            card is None
+            or not card.phased_in
+            or card.controller != action.player
+            or "tap_gain_life" not in card.abilities
+            or card.tapped
+            or (card.is_creature and card.sick)
+        ):
+            raise Refused(f"{action.player} can't activate {action.source}")
+        card.tapped = True
+        self.state.life[action.player] += TAP_LIFE
+
+    def declare_attackers(self, action: a.DeclareAttackers) -> None:
+        """508.1: untapped, non-sick creatures the active player controls;
+        702.26b: phased-out ones can't attack (R2017-nonexistent)."""
+        s = self.state
+        self.check_player(action.defender)
+        if action.player != s.active or s.attacked or action.defender == action.player:
+            raise Refused("attackers can't be declared now")
+        if not action.attackers or len(set(action.attackers)) != len(action.attackers):
+            raise Refused("attackers must be distinct and at least one")
+        cards = [s.cards.get(pid) for pid in action.attackers]
+        for pid, card in zip(action.attackers, cards):
+            if card is None or not self.can_attack(card, action.player):
+                raise Refused(f"{pid} can't attack")
+        for card in cards:
+            assert card is not None
+            card.tapped = True
+            card.attacking = True
+        s.attacked = True
+        s.step = "combat"
+        s.defender = action.defender
+
+    def can_attack(self, card: Card, player: int) -> bool:
+        return (
+            card.phased_in
+            and card.is_creature
+            and card.controller == player
+            and not card.tapped
+            and not card.sick
+        )
+
+    def concede(self, action: a.Concede) -> None:
+        self.check_player(action.player)
+        if action.player == self.state.active:
+            raise Refused("the active player can't concede in a scenario")
+        self.leave_game(action.player)

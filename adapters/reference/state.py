@@ -1,0 +1,152 @@
+"""The reference engine's mutable game state, built from a `Setup`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from conformance.observation import Event, Zone
+from conformance.setup import (
+    STARTING_LIFE,
+    Ability,
+    Attachment,
+    BoostEffect,
+    CardType,
+    ControlEffect,
+    PhasedOut,
+    Setup,
+    SkipUntap,
+)
+
+
+@dataclass(eq=False)
+class Card:
+    """A permanent as the reference engine tracks it. `controller` is derived
+    from the control effects and refreshed after every event (613.1b)."""
+
+    id: str
+    owner: int
+    controller: int
+    types: tuple[CardType, ...]
+    attachment: Attachment | None
+    token: bool
+    phasing: int
+    tapped: bool
+    counters: Counter[str]
+    attached_to: str | int | None
+    phased_out: PhasedOut | None
+    abilities: frozenset[Ability]
+    power: int | None
+    toughness: int | None
+    chosen: str | None
+    sick: bool
+    zone: Zone = "battlefield"
+    attacking: bool = False
+
+    @property
+    def is_creature(self) -> bool:
+        return "creature" in self.types
+
+    @property
+    def on_battlefield(self) -> bool:
+        return self.zone == "battlefield"
+
+    @property
+    def phased_in(self) -> bool:
+        """On the battlefield and seen by the game (702.26b)."""
+        return self.zone == "battlefield" and self.phased_out is None
+
+
+@dataclass
+class Timed:
+    """A continuous effect with the timestamp it was created at (613.7)."""
+
+    effect: ControlEffect | BoostEffect
+    timestamp: int
+
+
+Step = Literal["main", "combat"]
+
+
+@dataclass
+class GameState:
+    players: int
+    active: int
+    turn: int
+    cards: dict[str, Card]
+    effects: list[Timed]
+    skips: Counter[int]
+    in_game: list[bool] = field(default_factory=list)
+    life: list[int] = field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)
+    step: Step = "main"
+    attacked: bool = False
+    defender: int = 0
+    clock: int = 0
+    #: Players who left and whose turn would have begun since: what phased out
+    #: under them phases in at the next untap step (702.26n).
+    released: set[int] = field(default_factory=set)
+    events: list[Event] = field(default_factory=list)
+    triggers: list[tuple[str, Ability, int]] = field(default_factory=list)
+
+    def stamp(self) -> int:
+        self.clock += 1
+        return self.clock
+
+    def in_play(self) -> list[Card]:
+        return [c for c in self.cards.values() if c.on_battlefield]
+
+    def phased_in(self) -> list[Card]:
+        return [c for c in self.cards.values() if c.phased_in]
+
+    def attachments_of(self, host: str) -> list[Card]:
+        return [c for c in self.cards.values() if c.on_battlefield and c.attached_to == host]
+
+    @property
+    def game_over(self) -> bool:
+        return sum(self.in_game) <= 1
+
+
+def state_from_setup(setup: Setup) -> GameState:
+    """Build the engine state for a legal `setup` (see conformance.legality)."""
+    state = GameState(
+        players=setup.players,
+        active=setup.active,
+        turn=setup.turn,
+        cards={},
+        effects=[],
+        skips=Counter(),
+        in_game=[True] * setup.players,
+        life=[STARTING_LIFE] * setup.players,
+        drawn=[0] * setup.players,
+    )
+    for p in setup.permanents:
+        state.cards[p.id] = Card(
+            id=p.id,
+            owner=p.owner,
+            controller=p.controller,
+            types=p.types,
+            attachment=p.attachment,
+            token=p.token,
+            phasing=p.phasing,
+            tapped=p.tapped,
+            counters=Counter(dict(p.counters)),
+            attached_to=p.attached_to,
+            phased_out=p.phased_out,
+            abilities=frozenset(p.abilities),
+            power=p.power,
+            toughness=p.toughness,
+            chosen=p.chosen,
+            sick=p.sick,
+        )
+    explicit = {e.target for e in setup.effects if isinstance(e, ControlEffect)}
+    for p in setup.permanents:
+        if p.controller != p.owner and p.id not in explicit:
+            state.effects.append(Timed(ControlEffect(p.id, p.controller), state.stamp()))
+    for e in setup.effects:
+        if isinstance(e, SkipUntap):
+            state.skips[e.player] += 1
+        else:
+            state.effects.append(Timed(e, state.stamp()))
+    return state

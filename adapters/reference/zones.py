@@ -1,0 +1,110 @@
+"""Leaving the battlefield and the game: destruction, state-based actions,
+triggered abilities and players leaving (702.26b, d, k; 704.5; 800.4a)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from adapters.reference.state import Card, GameState
+from conformance.observation import Event
+from conformance.setup import TRIGGER_LIFE, Ability
+
+
+class ZoneRules:
+    state: GameState
+
+    def destroy(self, cards: Iterable[Card]) -> None:
+        """701.8: destroyed permanents go to their owner's graveyard at once;
+        a phased-out one can't be destroyed (702.26b)."""
+        for card in [c for c in cards if c.phased_in]:
+            self.trigger(card, "ltb")
+            if card.is_creature:
+                self.trigger(card, "dies")
+            self.leave_battlefield(card, "graveyard")
+
+    def leave_battlefield(self, card: Card, zone: str) -> None:
+        """A real zone change; 704.5d: a token that leaves ceases to exist."""
+        card.zone = "none" if card.token else zone  # type: ignore[assignment]
+        self.state.events.append(Event("zone_change", card.id, f"battlefield->{zone}"))
+        card.attached_to = None
+        card.attacking = False
+        card.tapped = False
+        card.counters.clear()
+        self.release_until(card)  # type: ignore[attr-defined]
+
+    def trigger(self, card: Card, kind: Ability) -> None:
+        """702.26b: a phased-out permanent's abilities don't trigger."""
+        if kind in card.abilities and card.phased_in:
+            self.state.triggers.append((card.id, kind, card.controller))
+
+    def resolve_triggers(self) -> None:
+        """Each triggered ability gains its controller its life (603.3);
+        abilities of a player who left the game don't resolve (800.4a)."""
+        while self.state.triggers:
+            source, kind, controller = self.state.triggers.pop(0)
+            if self.state.in_game[controller]:
+                self.state.life[controller] += TRIGGER_LIFE[kind]
+                self.state.events.append(Event("trigger", source, kind))
+            self.state_based_actions()
+
+    def state_based_actions(self) -> None:
+        """704.3: repeat until none apply; phased-out permanents are ignored
+        (702.26b)."""
+        while self.one_round_of_sba():
+            pass
+
+    def one_round_of_sba(self) -> bool:
+        acted = False
+        for player in range(self.state.players):
+            if self.state.in_game[player] and self.state.life[player] <= 0:
+                self.leave_game(player)  # 704.5a
+                acted = True
+        for card in self.state.phased_in():
+            if card.attachment is None:
+                continue
+            if not self.attached_legally(card):
+                acted = True
+                if card.attachment == "aura":
+                    self.aura_to_graveyard(card)
+                else:
+                    self.unattach(card)
+        return acted
+
+    def attached_legally(self, card: Card) -> bool:
+        host = card.attached_to
+        if host is None:
+            return card.attachment != "aura"
+        if isinstance(host, int):
+            return self.state.in_game[host]
+        target = self.state.cards[host]
+        return target.on_battlefield and self.can_attach(card, target)  # type: ignore[attr-defined]
+
+    def aura_to_graveyard(self, card: Card) -> None:
+        """704.5m: an Aura attached to nothing or to something illegal goes
+        to its owner's graveyard."""
+        self.trigger(card, "ltb")
+        self.leave_battlefield(card, "graveyard")
+
+    def unattach(self, card: Card) -> None:
+        """704.5n: Equipment or a Fortification attached illegally becomes
+        unattached and stays on the battlefield."""
+        card.attached_to = None
+        self.state.events.append(Event("unattached", card.id))
+        self.trigger(card, "unattached")
+
+    def leave_game(self, player: int) -> None:
+        """800.4a: everything the player owns leaves the game, phased-out
+        permanents included and without leaves-the-battlefield triggers
+        (702.26k); effects giving them control end; their own triggered
+        abilities are gone."""
+        self.state.in_game[player] = False
+        for card in list(self.state.cards.values()):
+            if card.owner == player and card.zone != "none":
+                was_on_battlefield = card.on_battlefield
+                card.zone = "none"
+                card.attached_to = None
+                if was_on_battlefield:
+                    self.state.events.append(Event("zone_change", card.id, "battlefield->none"))
+                    self.release_until(card)  # type: ignore[attr-defined]
+        self.state.triggers = [t for t in self.state.triggers if t[2] != player]
+        self.refresh()  # type: ignore[attr-defined]

@@ -1,0 +1,55 @@
+"""Named engine capabilities.
+
+An adapter declares which parts of the scenario vocabulary its engine can
+express. A property or scenario needing a capability the engine lacks is
+reported "not applicable", never silently passed.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Capability(StrEnum):
+    """One feature of the scenario vocabulary an engine may or may not support."""
+
+    TOKENS = "tokens"
+    AURAS = "auras"
+    PLAYER_AURAS = "player-auras"
+    EQUIPMENT = "equipment"
+    FORTIFICATIONS = "fortifications"
+    COUNTERS = "counters"
+    REDUNDANT_PHASING = "redundant-phasing"
+    CHOICES = "choices"
+    TRIGGERS = "triggers"
+    PHASE_TRIGGERS = "phase-triggers"
+    ANTHEM = "anthem"
+    ACTIVATED_ABILITIES = "activated-abilities"
+    CONTROL_CHANGE = "control-change"
+    PT_BOOST = "pt-boost"
+    SKIP_UNTAP = "skip-untap"
+    MULTIPLAYER = "multiplayer"
+    TARGETING = "targeting"
+    PHASE_OUT_ALL = "phase-out-all"
+    PHASE_OUT_UNTIL = "phase-out-until"
+    DESTROY = "destroy"
+    COUNT_CREATURES = "count-creatures"
+    COMBAT = "combat"
+    LEAVE_GAME = "leave-game"
+
+
+ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)
+
+
+def parse_capabilities(names: object) -> frozenset[Capability]:
+    """Read capability names, naming the first unknown one in the error."""
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise ValueError(f"capabilities must be a list of names, got {names!r}")
+    found = set()
+    for name in names:  # type: ignore[attr-defined]
+        try:
+            found.add(Capability(name))
+        except ValueError:
+            known = ", ".join(sorted(c.value for c in Capability))
+            raise ValueError(f"unknown capability {name!r}; known: {known}") from None
+    return frozenset(found)

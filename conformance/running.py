@@ -1,0 +1,117 @@
+"""Running a scenario through an engine, guarding the suite against the engine.
+
+An engine that raises, returns a malformed observation, or hangs is turned
+into an `EngineError` carrying its message, so the property reports an
+engine error and the rest of the run goes on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from conformance.actions import Action
+from conformance.codec import DecodeError, from_data, to_data
+from conformance.observation import Observation
+from conformance.scenario import Scenario
+
+T = TypeVar("T")
+
+#: Seconds one engine call may take before the engine counts as hung.
+DEFAULT_TIMEOUT = 30.0
+
+
+class EngineError(Exception):
+    """The engine under test failed to play: it raised, hung, or answered
+    with something that is not an `Observation`."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action and the observations around it."""
+
+    action: Action
+    before: Observation
+    after: Observation
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Everything an engine showed while playing a scenario."""
+
+    scenario: Scenario
+    initial: Observation
+    steps: tuple[Step, ...]
+
+    @property
+    def final(self) -> Observation:
+        return self.steps[-1].after if self.steps else self.initial
+
+
+class _Hung:
+    """Engines that hung once in this process: later calls fail at once
+    rather than waiting out the timeout again on every shrink step."""
+
+    names: set[str] = set()
+
+
+def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float) -> T:
+    """Run `fn` in a worker thread; wrap its failure or silence as EngineError."""
+    if engine_name in _Hung.names:
+        raise EngineError(f"{engine_name} hung earlier in this run; not called again ({what})")
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # the engine's failure, whatever it is
+            box["error"] = e
+
+    worker = threading.Thread(target=work, daemon=True, name=f"engine:{engine_name}")
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        _Hung.names.add(engine_name)
+        raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
+    if "error" in box:
+        e = box["error"]
+        raise EngineError(f"{engine_name} raised {type(e).__name__} on {what}: {e}") from e
+    return box["value"]
+
+
+def checked_observation(engine_name: str, what: str, value: object) -> Observation:
+    """The observation, if it is one with well-formed fields."""
+    if not isinstance(value, Observation):
+        raise EngineError(
+            f"{engine_name} returned {type(value).__name__} instead of an Observation on {what}"
+        )
+    try:
+        from_data(Observation, to_data(value))
+    except (DecodeError, TypeError) as e:
+        raise EngineError(f"{engine_name} returned a malformed observation on {what}: {e}") from e
+    return value
+
+
+def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> Trace:
+    """Start `scenario.setup` on `engine` and play every action, observing
+    after each; the engine does all the playing."""
+    name = str(getattr(engine, "name", type(engine).__name__))
+
+    def start() -> tuple[Any, Observation]:
+        game = engine.start(scenario.setup)
+        return game, game.observe()
+
+    game, first = call_engine(name, "start", start, timeout)
+    before = checked_observation(name, "start", first)
+    steps = []
+    for i, action in enumerate(scenario.actions):
+        what = f"action {i} ({type(action).__name__})"
+        after = checked_observation(
+            name, what, call_engine(name, what, lambda a=action: game.perform(a), timeout)
+        )
+        steps.append(Step(action, before, after))
+        before = after
+    return Trace(scenario, steps[0].before if steps else before, tuple(steps))
+
