@@ -161,9 +161,9 @@ _NEEDS: dict[type, frozenset[Capability]] = {
 }
 
 
-def action_needs(action: Action) -> frozenset[Capability]:
-    """The capabilities an engine needs to play `action`."""
-    return _NEEDS[type(action)]
+def action_needs(action: Action | type) -> frozenset[Capability]:
+    """The capabilities an engine needs to play `action` (or that kind)."""
+    return _NEEDS[action if isinstance(action, type) else type(action)]
 
 
 ACTION_TYPES: tuple[type, ...] = tuple(_NEEDS)

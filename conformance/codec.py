@@ -115,7 +115,9 @@ def _from_tuple(args: tuple[Any, ...], data: Any, path: str) -> tuple[Any, ...]:
         return tuple(from_data(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
     if len(data) != len(args):
         raise DecodeError(path, f"expected {len(args)} items, got {len(data)}")
-    return tuple(from_data(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+    return tuple(
+        from_data(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True))
+    )
 
 
 def _from_dataclass(cls: type[T], data: Any, path: str) -> T:

@@ -50,16 +50,14 @@ class Trace:
         return self.steps[-1].after if self.steps else self.initial
 
 
-class _Hung:
-    """Engines that hung once in this process: later calls fail at once
-    rather than waiting out the timeout again on every shrink step."""
-
-    names: set[str] = set()
+#: Engines that hung once in this process: later calls fail at once rather
+#: than waiting out the timeout again on every shrink step.
+_hung: set[str] = set()
 
 
 def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float) -> T:
     """Run `fn` in a worker thread; wrap its failure or silence as EngineError."""
-    if engine_name in _Hung.names:
+    if engine_name in _hung:
         raise EngineError(f"{engine_name} hung earlier in this run; not called again ({what})")
     box: dict[str, Any] = {}
 
@@ -73,7 +71,7 @@ def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        _Hung.names.add(engine_name)
+        _hung.add(engine_name)
         raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
     if "error" in box:
         e = box["error"]
@@ -114,4 +112,3 @@ def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> T
         steps.append(Step(action, before, after))
         before = after
     return Trace(scenario, steps[0].before if steps else before, tuple(steps))
-

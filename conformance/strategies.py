@@ -8,16 +8,17 @@ counterexample reads like a rules question.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.observation import Observation
 from conformance.scenario import Scenario
 from conformance.setup import (
-    TRIGGERS,
     Ability,
     BoostEffect,
     ControlEffect,
@@ -30,6 +31,37 @@ from conformance.setup import (
 )
 
 Caps = Collection[C]
+T = TypeVar("T")
+
+# Building a Hypothesis strategy costs far more than drawing from one, so the
+# composites below draw through these cached primitives.
+_BOOL = st.booleans()
+_INTS: dict[tuple[int, int], st.SearchStrategy[int]] = {}
+
+
+def _int(draw: st.DrawFn, lo: int, hi: int) -> int:
+    if lo >= hi:
+        return lo
+    strategy = _INTS.get((lo, hi))
+    if strategy is None:
+        strategy = _INTS[(lo, hi)] = st.integers(lo, hi)
+    return draw(strategy)
+
+
+def _pick(draw: st.DrawFn, options: Sequence[T]) -> T:
+    """One of `options`, shrinking toward the first."""
+    return options[_int(draw, 0, len(options) - 1)]
+
+
+def _maybe(draw: st.DrawFn) -> bool:
+    return draw(_BOOL)
+
+
+def _some(draw: st.DrawFn, options: Sequence[T], max_size: int) -> list[T]:
+    """Up to `max_size` distinct options, in their order."""
+    chosen = [x for x in options if _maybe(draw)]
+    return chosen[:max_size]
+
 
 _KIND_NEEDS = {
     "creature": None,
@@ -51,7 +83,7 @@ _TYPES = {
 }
 
 
-def _abilities(caps: Caps, kind: str) -> st.SearchStrategy[tuple[Ability, ...]]:
+def _abilities(draw: st.DrawFn, caps: Caps, kind: str) -> tuple[Ability, ...]:
     allowed: list[Ability] = []
     if C.TRIGGERS in caps:
         allowed += ["etb", "ltb"]
@@ -65,12 +97,7 @@ def _abilities(caps: Caps, kind: str) -> st.SearchStrategy[tuple[Ability, ...]]:
         allowed.append("anthem")
     if C.ACTIVATED_ABILITIES in caps:
         allowed.append("tap_gain_life")
-    if not allowed:
-        return st.just(())
-    order = {x: i for i, x in enumerate((*TRIGGERS, "anthem", "tap_gain_life"))}
-    return st.lists(st.sampled_from(allowed), unique=True, max_size=3).map(
-        lambda xs: tuple(sorted(xs, key=order.__getitem__))
-    )
+    return tuple(_some(draw, allowed, 3))
 
 
 @st.composite
@@ -86,41 +113,37 @@ def permanent_lists(
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order."""
-    allowed = [k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps]
-    n = draw(st.integers(min_size, max_size))
+    allowed = [
+        k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
+    ]
     made: list[Permanent] = []
-    player = st.integers(0, players - 1)
-    for i in range(n):
-        pid = f"p{i + 1}"
-        kind = draw(st.sampled_from(allowed))
+    for i in range(_int(draw, min_size, max_size)):
+        kind = _pick(draw, allowed)
         host = _draw_host(draw, kind, made, players, caps)
-        if kind in ("aura", "equipment", "fortification") and host is None and kind == "aura":
+        if kind == "aura" and host is None:
             kind = "creature"
-        owner = draw(player)
-        controller = draw(player) if C.CONTROL_CHANGE in caps else owner
+        owner = _int(draw, 0, players - 1)
         creature = kind == "creature"
-        power = draw(st.integers(0, 3)) if creature else None
-        toughness = draw(st.integers(1, 3)) if creature else None
         p = Permanent(
-            id=pid,
+            id=f"p{i + 1}",
             owner=owner,
-            controller=controller,
+            controller=_int(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else owner,
             types=_TYPES[kind],
-            attachment=kind if kind in ("aura", "equipment", "fortification") else None,
-            token=creature and C.TOKENS in caps and draw(st.booleans()),
-            phasing=draw(st.integers(0, 2 if C.REDUNDANT_PHASING in caps else 1)),
-            tapped=draw(st.booleans()),
-            counters=draw(_counters(caps)),
+            attachment=kind if kind in ("aura", "equipment", "fortification") else None,  # type: ignore[arg-type]
+            token=creature and C.TOKENS in caps and _maybe(draw),
+            phasing=_int(draw, 0, 2 if C.REDUNDANT_PHASING in caps else 1),
+            tapped=_maybe(draw),
+            counters=_counters(draw, caps),
             attached_to=host,
-            abilities=draw(_abilities(caps, kind)),
-            power=power,
-            toughness=toughness,
-            chosen=draw(st.none() | st.sampled_from(["white", "blue"]))
-            if C.CHOICES in caps
-            else None,
-            sick=creature and draw(st.booleans()),
+            abilities=_abilities(draw, caps, kind),
+            power=_int(draw, 0, 3) if creature else None,
+            toughness=_int(draw, 1, 3) if creature else None,
+            chosen=_pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
+            sick=creature and _maybe(draw),
         )
-        made.append(replace(p, phased_out=draw(_phase_status(p, made, caps)) if phased_out else None))
+        made.append(
+            replace(p, phased_out=_phase_status(draw, p, made, caps) if phased_out else None)
+        )
     return tuple(made)
 
 
@@ -131,67 +154,65 @@ def _draw_host(
         options: list[str | int] = [p.id for p in made]
         if C.PLAYER_AURAS in caps:
             options += list(range(players))
-        return draw(st.sampled_from(options)) if options else None
+        return _pick(draw, options) if options else None
     wanted = {"equipment": "creature", "fortification": "land"}.get(kind)
     if wanted is None:
         return None
-    options = [p.id for p in made if wanted in p.types]
-    return draw(st.none() | st.sampled_from(options)) if options else None
+    return _pick(draw, [None, *(p.id for p in made if wanted in p.types)])
 
 
-def _counters(caps: Caps) -> st.SearchStrategy[tuple[tuple[str, int], ...]]:
+def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
     if C.COUNTERS not in caps:
-        return st.just(())
-    return st.dictionaries(st.sampled_from(["+1/+1", "charge"]), st.integers(1, 3), max_size=2).map(
-        lambda d: tuple(sorted(d.items()))
-    )
+        return ()
+    return tuple((kind, _int(draw, 1, 3)) for kind in _some(draw, ["+1/+1", "charge"], 2))
 
 
 def _phase_status(
-    p: Permanent, made: list[Permanent], caps: Caps
-) -> st.SearchStrategy[PhasedOut | None]:
+    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps
+) -> PhasedOut | None:
     host = next((h for h in made if h.id == p.attached_to), None)
     if host is not None and host.phased_out is not None:
         # 702.26g: what is attached to a phased-out permanent is phased out.
-        return st.just(PhasedOut("indirect", host.phased_out.under))
-    unders = sorted({p.controller, p.owner})
-    direct = st.builds(PhasedOut, st.just("direct"), st.sampled_from(unders))
-    if C.PHASE_OUT_UNTIL in caps:
-        sources = [m.id for m in made if m.phased_out is None]
-        if sources:
-            direct = direct | st.builds(
-                PhasedOut, st.just("direct"), st.sampled_from(unders), st.sampled_from(sources)
-            )
-    return st.none() | direct
+        return PhasedOut("indirect", host.phased_out.under)
+    if not _maybe(draw):
+        return None
+    under = _pick(draw, sorted({p.controller, p.owner}))
+    sources = [m.id for m in made if m.phased_out is None]
+    if C.PHASE_OUT_UNTIL in caps and sources and _maybe(draw):
+        return PhasedOut("direct", under, _pick(draw, sources))
+    return PhasedOut("direct", under)
 
 
 @st.composite
 def effect_lists(draw: st.DrawFn, setup: Setup, caps: Caps) -> tuple[Effect, ...]:
     """Continuous effects consistent with `setup` (see legality)."""
     effects: list[Effect] = []
-    if C.SKIP_UNTAP in caps and draw(st.booleans()):
-        effects.append(SkipUntap(draw(st.integers(0, setup.players - 1))))
+    last = setup.players - 1
+    if C.SKIP_UNTAP in caps and _maybe(draw):
+        effects.append(SkipUntap(_int(draw, 0, last)))
     creatures = [p.id for p in setup.permanents if p.is_creature]
-    if C.PT_BOOST in caps and creatures and draw(st.booleans()):
-        targets = draw(st.lists(st.sampled_from(creatures), min_size=1, unique=True, max_size=3))
-        effects.append(BoostEffect(tuple(targets), draw(st.integers(0, setup.players - 1))))
+    if C.PT_BOOST in caps and creatures and _maybe(draw):
+        targets = _some(draw, creatures, 3) or creatures[:1]
+        effects.append(BoostEffect(tuple(targets), _int(draw, 0, last)))
     if C.CONTROL_CHANGE in caps:
         for p in setup.permanents:
-            if p.controller != p.owner and draw(st.booleans()):
-                effects.append(ControlEffect(p.id, p.controller, draw(_durations(setup, p))))
+            if p.controller != p.owner and _maybe(draw):
+                effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p)))
     return tuple(effects)
 
 
-def _durations(setup: Setup, target: Permanent) -> st.SearchStrategy[Duration]:
-    simple = st.sampled_from(["indefinitely", "end_of_turn", "your_next_turn"]).map(Duration)
+_SIMPLE_DURATIONS = [Duration("indefinitely"), Duration("end_of_turn"), Duration("your_next_turn")]
+
+
+def _duration(draw: st.DrawFn, setup: Setup, target: Permanent) -> Duration:
     anchors = [
         p.id
         for p in setup.permanents
         if p.id != target.id and p.phased_out is None and p.controller == target.controller
     ]
-    if not anchors:
-        return simple
-    return simple | st.sampled_from(anchors).map(lambda x: Duration("as_long_as_you_control", x))
+    if anchors and _maybe(draw):
+        return Duration("as_long_as_you_control", _pick(draw, anchors))
+    return _pick(draw, _SIMPLE_DURATIONS)
 
 
 @st.composite
@@ -201,29 +222,97 @@ def setups(
     *,
     min_permanents: int = 0,
     max_permanents: int = 6,
-    kinds: Sequence[str] | None = None,
+    permanent_kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     effects: bool = True,
 ) -> Setup:
     """A legal position with what `caps` allows."""
-    players = draw(st.integers(2, 4)) if C.MULTIPLAYER in caps else 2
+    players = _int(draw, 2, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
             players,
             caps,
             min_size=min_permanents,
             max_size=max_permanents,
-            kinds=kinds,
+            kinds=permanent_kinds,
             phased_out=phased_out,
         )
     )
-    setup = Setup(players=players, active=draw(st.integers(0, players - 1)), permanents=permanents)
+    setup = Setup(players=players, active=_int(draw, 0, players - 1), permanents=permanents)
     if effects:
         setup = replace(setup, effects=draw(effect_lists(setup, caps)))
     return setup
 
 
 ACTION_KINDS: tuple[type, ...] = a.ACTION_TYPES
+
+
+@dataclass
+class Table:
+    """What action generation must track to stay legal: the permanent ids,
+    players still in the game, and whose turn it is."""
+
+    ids: list[str]
+    in_game: list[int]
+    active: int
+    tokens: int = 0
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Table:
+        return cls([p.id for p in setup.permanents], list(range(setup.players)), setup.active)
+
+    @classmethod
+    def from_observation(cls, obs: Observation) -> Table:
+        return cls(
+            [p.id for p in obs.permanents],
+            [p.index for p in obs.players if p.in_game],
+            obs.active,
+            sum(p.id.startswith("t") for p in obs.permanents),
+        )
+
+
+def usable_kinds(kinds: Sequence[type], caps: Caps) -> list[type]:
+    """The action kinds the engine can play, PassTurn first so that
+    sequences shrink toward plain turns."""
+    usable = [k for k in kinds if a.action_needs(k) <= set(caps)]
+    return sorted(usable, key=lambda k: k is not a.PassTurn)
+
+
+def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
+    """One action of `kind`, updating `table`; None if none is possible.
+    Attackers are declared by the active player, and only a non-active
+    player concedes, leaving two or more in the game."""
+    player = _pick(draw, table.in_game)
+    others = [p for p in table.in_game if p != table.active]
+    if kind is a.PassTurn:
+        table.active = table.in_game[(table.in_game.index(table.active) + 1) % len(table.in_game)]
+        return a.PassTurn()
+    if kind is a.CreateToken:
+        table.tokens += 1
+        table.ids.append(f"t{table.tokens}")
+        return a.CreateToken(player, f"t{table.tokens}", _int(draw, 0, 1))
+    if kind is a.Concede:
+        if len(table.in_game) <= 2 or not others:
+            return None
+        quitter = _pick(draw, others)
+        table.in_game.remove(quitter)
+        return a.Concede(quitter)
+    if kind in _NO_TARGET:
+        return _NO_TARGET[kind](player)
+    if not table.ids or not others:
+        return None
+    if kind is a.DeclareAttackers:
+        attackers = tuple(_some(draw, table.ids, 3)) or (table.ids[0],)
+        return a.DeclareAttackers(table.active, attackers, _pick(draw, others))
+    return _targeted_action(draw, kind, player, table.ids)
+
+
+_NO_TARGET: dict[type, Callable[[int], a.Action]] = {
+    a.PhaseOutAll: a.PhaseOutAll,
+    a.DestroyAll: a.DestroyAll,
+    a.DrawPerCreature: a.DrawPerCreature,
+    a.PumpTeam: a.PumpTeam,
+}
 
 
 @st.composite
@@ -236,75 +325,46 @@ def action_lists(
     min_size: int = 0,
     max_size: int = 8,
 ) -> tuple[a.Action, ...]:
-    """Actions to play from `setup`, of the given kinds the engine can play.
-    Turn order is followed so that attackers are declared by the active
-    player and only a non-active player concedes, leaving two or more."""
-    usable = [k for k in kinds if a.action_needs(k.__new__(k)) <= set(caps)]  # type: ignore[arg-type]
-    if a.PassTurn in usable:
-        usable.remove(a.PassTurn)
-        usable.insert(0, a.PassTurn)  # shrinks toward plain turns
-    ids = [p.id for p in setup.permanents]
-    in_game = list(range(setup.players))
-    active = setup.active
-    tokens = 0
-    out: list[a.Action] = []
-    for _ in range(draw(st.integers(min_size, max_size))):
-        kind = draw(st.sampled_from(usable))
-        player = draw(st.sampled_from(in_game))
-        some_id = st.sampled_from(ids) if ids else None
-        if kind is a.PassTurn:
-            active = in_game[(in_game.index(active) + 1) % len(in_game)]
-            out.append(a.PassTurn())
-        elif kind is a.CreateToken:
-            tokens += 1
-            ids.append(f"t{tokens}")
-            out.append(a.CreateToken(player, f"t{tokens}", draw(st.integers(0, 1))))
-        elif kind is a.Concede:
-            others = [p for p in in_game if p != active]
-            if len(in_game) > 2:
-                quitter = draw(st.sampled_from(others))
-                in_game.remove(quitter)
-                out.append(a.Concede(quitter))
-        elif kind is a.DeclareAttackers:
-            others = [p for p in in_game if p != active]
-            if some_id is not None:
-                attackers = draw(st.lists(some_id, min_size=1, max_size=3, unique=True))
-                out.append(a.DeclareAttackers(active, tuple(attackers), draw(st.sampled_from(others))))
-        elif some_id is None:
-            out.extend(_no_target_action(kind, player, active))
-        else:
-            out.append(_targeted_action(draw, kind, player, some_id))
-    return tuple(out)
+    """Actions to play from `setup`, of the given kinds the engine can play."""
+    usable = usable_kinds(kinds, caps)
+    table = Table.from_setup(setup)
+
+    @st.composite
+    def one(draw: st.DrawFn) -> a.Action | None:
+        return draw_action(draw, table, _pick(draw, usable))
+
+    # st.lists marks each action as a unit, so shrinking can delete any of
+    # them, not only the last ones.
+    drawn = draw(st.lists(one(), min_size=min_size, max_size=max_size))
+    return tuple(x for x in drawn if x is not None)
 
 
-def _no_target_action(kind: type, player: int, active: int) -> list[a.Action]:
-    simple: dict[type, a.Action] = {
-        a.PhaseOutAll: a.PhaseOutAll(player),
-        a.DestroyAll: a.DestroyAll(player),
-        a.DrawPerCreature: a.DrawPerCreature(player),
-        a.PumpTeam: a.PumpTeam(player),
-    }
-    return [simple[kind]] if kind in simple else []
-
-
-def _targeted_action(
-    draw: st.DrawFn, kind: type, player: int, some_id: st.SearchStrategy[str]
+@st.composite
+def next_actions(
+    draw: st.DrawFn, obs: Observation, caps: Caps, kinds: Sequence[type] = ACTION_KINDS
 ) -> a.Action:
+    """One action to play from the position `obs` shows (stateful tests)."""
+    table = Table.from_observation(obs)
+    action = draw_action(draw, table, _pick(draw, usable_kinds(kinds, caps)))
+    return a.PassTurn() if action is None else action
+
+
+def _targeted_action(draw: st.DrawFn, kind: type, player: int, ids: list[str]) -> a.Action:
     if kind is a.PhaseOut:
-        return a.PhaseOut(player, tuple(draw(st.lists(some_id, min_size=1, max_size=2, unique=True))))
+        return a.PhaseOut(player, tuple(_some(draw, ids, 2)) or (_pick(draw, ids),))
     if kind is a.PhaseOutUntil:
-        return a.PhaseOutUntil(player, draw(some_id), draw(some_id))
+        return a.PhaseOutUntil(player, _pick(draw, ids), _pick(draw, ids))
     if kind is a.Destroy:
-        return a.Destroy(player, draw(some_id), draw(st.booleans()))
+        return a.Destroy(player, _pick(draw, ids), _maybe(draw))
     if kind is a.GainControl:
-        duration = draw(
-            st.sampled_from(["indefinitely", "end_of_turn", "your_next_turn"]).map(Duration)
-            | some_id.map(lambda x: Duration("as_long_as_you_control", x))
-        )
-        return a.GainControl(player, draw(some_id), duration)
-    if kind is a.Activate:
-        return a.Activate(player, draw(some_id))
-    return _no_target_action(kind, player, 0)[0]
+        target = _pick(draw, ids)
+        if _maybe(draw):
+            return a.GainControl(
+                player, target, Duration("as_long_as_you_control", _pick(draw, ids))
+            )
+        return a.GainControl(player, target, _pick(draw, _SIMPLE_DURATIONS))
+    assert kind is a.Activate, kind
+    return a.Activate(player, _pick(draw, ids))
 
 
 @st.composite
@@ -319,5 +379,7 @@ def scenarios(
 ) -> Scenario:
     """A legal setup and actions from it, all within `caps`."""
     setup = draw(setups(caps, **setup_options))  # type: ignore[arg-type]
-    actions = draw(action_lists(setup, caps, kinds=kinds, min_size=min_actions, max_size=max_actions))
+    actions = draw(
+        action_lists(setup, caps, kinds=kinds, min_size=min_actions, max_size=max_actions)
+    )
     return Scenario(setup, actions)

@@ -60,8 +60,7 @@ class ContinuousRules:
             t
             for t in self.state.effects
             if not (
-                t.effect.duration.kind == kind
-                and (player is None or t.effect.controller == player)
+                t.effect.duration.kind == kind and (player is None or t.effect.controller == player)
             )
         ]
         self.refresh()

@@ -3,9 +3,6 @@ observations."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from adapters.reference.rules import Refused, Rules
 from adapters.reference.state import Card, GameState, state_from_setup
 from conformance import actions as a
@@ -13,20 +10,22 @@ from conformance.legality import check_setup
 from conformance.observation import Observation, PermanentView, PlayerView
 from conformance.setup import Setup
 
-_PLAY: dict[type, Callable[[Rules, Any], None]] = {
-    a.PassTurn: lambda rules, _: rules.pass_turn(),
-    a.PhaseOut: Rules.phase_out_targets,
-    a.PhaseOutAll: Rules.phase_out_all,
-    a.PhaseOutUntil: Rules.phase_out_until,
-    a.DestroyAll: Rules.destroy_all,
-    a.Destroy: Rules.destroy_target,
-    a.DrawPerCreature: Rules.draw_per_creature,
-    a.GainControl: Rules.gain_control,
-    a.PumpTeam: Rules.pump_team,
-    a.CreateToken: Rules.create_token,
-    a.Activate: Rules.activate,
-    a.DeclareAttackers: Rules.declare_attackers,
-    a.Concede: Rules.concede,
+#: The `Rules` method that plays each action, looked up by name so that a
+#: mutant's override is the one called.
+_PLAY: dict[type, str] = {
+    a.PassTurn: "pass_turn",
+    a.PhaseOut: "phase_out_targets",
+    a.PhaseOutAll: "phase_out_all",
+    a.PhaseOutUntil: "phase_out_until",
+    a.DestroyAll: "destroy_all",
+    a.Destroy: "destroy_target",
+    a.DrawPerCreature: "draw_per_creature",
+    a.GainControl: "gain_control",
+    a.PumpTeam: "pump_team",
+    a.CreateToken: "create_token",
+    a.Activate: "activate",
+    a.DeclareAttackers: "declare_attackers",
+    a.Concede: "concede",
 }
 
 
@@ -42,7 +41,7 @@ class ReferenceGame:
     def perform(self, action: a.Action) -> Observation:
         refused = None
         try:
-            _PLAY[type(action)](self.rules, action)
+            getattr(self.rules, _PLAY[type(action)])(action)
             self.rules.resolve_triggers()
             self.rules.state_based_actions()
         except Refused as e:

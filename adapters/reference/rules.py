@@ -28,7 +28,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
 
     # Turn structure.
 
-    def pass_turn(self) -> None:
+    def pass_turn(self, action: a.PassTurn | None = None) -> None:
         """Combat damage if there was combat (510), cleanup (514.2), then the
         next player's turn; seats of players who left are passed over, ending
         their "until your next turn" effects (800.4m) and releasing what
@@ -210,7 +210,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         if not action.attackers or len(set(action.attackers)) != len(action.attackers):
             raise Refused("attackers must be distinct and at least one")
         cards = [s.cards.get(pid) for pid in action.attackers]
-        for pid, card in zip(action.attackers, cards):
+        for pid, card in zip(action.attackers, cards, strict=True):
             if card is None or not self.can_attack(card, action.player):
                 raise Refused(f"{pid} can't attack")
         for card in cards:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -89,6 +91,10 @@ class GameState:
     released: set[int] = field(default_factory=set)
     events: list[Event] = field(default_factory=list)
     triggers: list[tuple[str, Ability, int]] = field(default_factory=list)
+    #: Cards by what they are attached to, while `attachment_index` is open.
+    _attached: dict[str | int, list[Card]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def stamp(self) -> int:
         self.clock += 1
@@ -101,7 +107,29 @@ class GameState:
         return [c for c in self.cards.values() if c.phased_in]
 
     def attachments_of(self, host: str) -> list[Card]:
-        return [c for c in self.cards.values() if c.on_battlefield and c.attached_to == host]
+        candidates = self.cards.values() if self._attached is None else self._attached.get(host, ())
+        return [c for c in candidates if c.on_battlefield and c.attached_to == host]
+
+    @contextmanager
+    def attachment_index(self) -> Iterator[None]:
+        """Within the block, `attachments_of` looks in an index built by one
+        scan instead of scanning every card per call, which made a phasing
+        event O(n²) on big boards. Only for code that attaches nothing new, as
+        phasing never does (702.26g, 702.26i): each lookup still checks its
+        candidates, so a card that leaves or becomes unattached meanwhile is
+        left out, but one that became attached to a new host would be missed."""
+        if self._attached is not None:
+            yield
+            return
+        index: dict[str | int, list[Card]] = defaultdict(list)
+        for card in self.cards.values():
+            if card.attached_to is not None:
+                index[card.attached_to].append(card)
+        self._attached = index
+        try:
+            yield
+        finally:
+            self._attached = None
 
     @property
     def game_over(self) -> bool:

@@ -1,0 +1,57 @@
+"""Finding engines by name.
+
+Built-in engines (the reference engine, the mutants, and the phase.rs
+adapter when its package is installed) plus any adapter a third-party
+package registers in the `phasecert.adapters` entry-point group.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+ENTRY_POINT_GROUP = "phasecert.adapters"
+MUTANT_PREFIX = "mutant:"
+
+
+class EngineNotFound(LookupError):
+    """No engine by that name, or it can't be loaded; the message says why."""
+
+
+def _builtin() -> dict[str, str]:
+    return {
+        "reference": "adapters.reference:ReferenceEngine",
+        "phase-rs": "adapters.phase_rs:PhaseRsEngine",
+    }
+
+
+def engine_names() -> list[str]:
+    """Every engine name that can be asked for, mutants last."""
+    from adapters.mutants import MUTANTS
+
+    names = dict.fromkeys(_builtin())
+    names.update(dict.fromkeys(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))
+    return [*names, *(MUTANT_PREFIX + m for m in MUTANTS)]
+
+
+def load_engine(name: str) -> Any:
+    """The engine called `name`, ready to start games."""
+    if name.startswith(MUTANT_PREFIX):
+        from adapters.mutants import mutant_engine
+
+        return mutant_engine(name.removeprefix(MUTANT_PREFIX))
+    target = _builtin().get(name)
+    if target is None:
+        found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+        if not found:
+            known = ", ".join(n for n in engine_names() if not n.startswith(MUTANT_PREFIX))
+            raise EngineNotFound(
+                f"no engine named {name!r}; known engines: {known} (and mutant:NAME)"
+            )
+        target = found[0].value
+    module_name, _, attr = target.partition(":")
+    try:
+        module = __import__(module_name, fromlist=[attr])
+        return getattr(module, attr)()
+    except (ImportError, RuntimeError) as e:
+        raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e

@@ -1,0 +1,132 @@
+"""Mutants of the untap step (702.26a, m, p; 502.1; 110.5; R2017-tokens,
+R2017-haste)."""
+
+from __future__ import annotations
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.state import Card
+
+
+@mutant(
+    "phasing-ignores-controller",
+    "702.26a",
+    "every phasing permanent phases out in any player's untap step",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class PhasingIgnoresController(Rules):
+    def phases_out_in_untap(self, card: Card, player: int) -> bool:
+        return card.phasing > 0
+
+
+@mutant(
+    "sequential-phasing",
+    "702.26a",
+    "phases in first, then phases out what has phasing: a returning phaser goes back out",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class SequentialPhasing(Rules):
+    def phasing_event(self, player: int) -> None:
+        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        self.state.released.clear()
+        self.phase_in(coming_in)
+        self.phase_out([c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)])
+
+
+@mutant(
+    "phased-out-untap",
+    "502.1",
+    "untaps every permanent the active player controls, phased out or not",
+    kills=("untap_step_untaps_after_phasing",),
+)
+class PhasedOutUntap(Rules):
+    def untap(self, player: int) -> None:
+        for card in self.state.in_play():
+            if card.controller == player:
+                card.tapped = False
+
+
+@mutant(
+    "untap-before-phasing",
+    "502.1",
+    "untaps before phasing, so what phases in stays tapped",
+    kills=("untap_step_untaps_after_phasing",),
+)
+class UntapBeforePhasing(Rules):
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            return
+        self.untap(player)
+        self.phasing_event(player)
+
+
+@mutant(
+    "skip-untap-still-phases",
+    "702.26m",
+    "a skipped untap step skips untapping but still phases",
+    kills=("skipped_untap_step_has_no_phasing",),
+)
+class SkipUntapStillPhases(Rules):
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            self.phasing_event(player)
+            return
+        self.phasing_event(player)
+        self.untap(player)
+
+
+@mutant(
+    "phasing-per-instance",
+    "702.26p",
+    "each instance of phasing phases the permanent out or in again",
+    kills=("phasing_instances_are_redundant",),
+)
+class PhasingPerInstance(Rules):
+    def phasing_event(self, player: int) -> None:
+        going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
+        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        self.state.released.clear()
+        self.phase_out(going_out)
+        self.phase_in(coming_in)
+        self.phase_in([c for c in going_out if c.phasing > 1])
+
+
+@mutant(
+    "tokens-cease-to-exist",
+    "R2017-tokens",
+    "a phased-out token ceases to exist (the rule before 2017)",
+    kills=("phased_out_tokens_stay_and_phase_in",),
+)
+class TokensCeaseToExist(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        super().removed_from_combat(card)
+        if card.token:
+            card.zone = "none"
+
+
+@mutant(
+    "tokens-enter-phased-out",
+    "110.5",
+    "a token with phasing is created phased out",
+    kills=("permanents_enter_phased_in",),
+)
+class TokensEnterPhasedOut(Rules):
+    def create_token(self, action) -> None:  # type: ignore[no-untyped-def]
+        super().create_token(action)
+        card = self.state.cards[action.id]
+        if card.phasing:
+            self.phase_out([card])
+
+
+@mutant(
+    "phasing-in-is-entering",
+    "R2017-haste",
+    "a creature that phases in is summoning sick, as if it had just entered",
+    kills=("creatures_that_phase_in_can_tap_and_attack",),
+)
+class PhasingInIsEntering(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        card.sick = True

@@ -1,0 +1,138 @@
+"""The rule catalog: every rule the suite certifies, by ID.
+
+IDs are those of ../shared/rules/phasing.md: today's Comprehensive Rules
+numbers (702.26 and the related rules) and the 2017-08-25 rulings. Every
+entry must be cited by at least one property, and every property may cite
+only these IDs (tests/test_catalog.py checks both).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Edition = Literal["current", "pre-2017", "mirage"]
+
+#: Version of the catalog; bump when entries change meaning.
+CATALOG_VERSION = "2026-11-29"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    summary: str
+    edition: Edition = "current"
+
+
+_RULES = [
+    Rule(
+        "702.26a",
+        "In its controller's untap step a phasing permanent phases out and what phased out under that player phases in, simultaneously.",
+    ),
+    Rule(
+        "702.26b",
+        "A phased-out permanent is treated as though it doesn't exist: not counted, destroyed, targeted, able to attack, or affecting the game.",
+    ),
+    Rule(
+        "702.26c",
+        "Phasing in restores the permanent: it counts, can be targeted and its static abilities apply again.",
+    ),
+    Rule(
+        "702.26d",
+        "Phasing is neither a zone change nor a control change: no enter/leave triggers, tokens stay, counters and tapped status are kept.",
+    ),
+    Rule("702.26e", "Effects created by resolving spells don't include phased-out permanents."),
+    Rule(
+        "702.26f",
+        "Effects can expire while a permanent is phased out; 'for as long as' effects tracking it end when it phases out.",
+    ),
+    Rule(
+        "702.26g",
+        "Attachments of a permanent that phases out phase out indirectly with it and phase in only with it.",
+    ),
+    Rule("702.26h", "Phasing out both directly and indirectly at once is phasing out indirectly."),
+    Rule(
+        "702.26i",
+        "A directly phased-out attachment phases in attached if its object is still there, else unattached (then state-based actions apply).",
+    ),
+    Rule("702.26j", "Phasing in or out never triggers 'becomes attached' or 'becomes unattached'."),
+    Rule(
+        "702.26k",
+        "Phased-out permanents owned by a player who leaves the game leave too, without zone-change triggers.",
+    ),
+    Rule("702.26m", "A player who skips their untap step has no phasing event that turn."),
+    Rule(
+        "702.26n",
+        "What phased out under a player who left phases in at the next untap step after that player's turn would have begun.",
+    ),
+    Rule("702.26p", "Several instances of phasing on one permanent are redundant."),
+    Rule("110.5", "Phased in/out is a status; permanents enter phased in."),
+    Rule(
+        "502.1",
+        "Phasing is the first thing in the untap step; permanents that phase in then untap.",
+    ),
+    Rule("506.4", "A permanent that phases out is removed from combat."),
+    Rule("603.10b", "'Whenever this phases out' triggers look back in time and do trigger."),
+    Rule("610.4", "'Phases out until X' phases in right after X, not at the untap step."),
+    Rule("611.2b", "A 'for as long as' effect whose duration never starts does nothing."),
+    Rule(
+        "704.5d",
+        "A token outside the battlefield ceases to exist; a phased-out token is on the battlefield.",
+    ),
+    Rule("704.5m", "An unattached Aura, or one attached illegally, goes to its owner's graveyard."),
+    Rule("704.5n", "Equipment or a Fortification attached illegally becomes unattached and stays."),
+    Rule("800.4a", "A player who leaves the game takes everything they own with them."),
+    Rule("800.4c", "Effects giving a player who left control of something end."),
+    Rule("800.4m", "'Until that player's next turn' lasts until that turn would have begun."),
+    Rule(
+        "R2017-targets",
+        "A spell whose only target phased out doesn't resolve; none of its effects happen.",
+    ),
+    Rule(
+        "R2017-until-leaves",
+        "Effects waiting 'until this leaves the battlefield' don't happen on phasing out.",
+    ),
+    Rule("R2017-tokens", "A phased-out token phases in at its controller's next untap step."),
+    Rule(
+        "R2017-nonexistent",
+        "Phased out: can't be targeted, static abilities don't apply, triggers don't trigger, can't attack or block.",
+    ),
+    Rule(
+        "R2017-haste",
+        "Creatures that phase in as your turn begins can attack and pay {T} that turn.",
+    ),
+    Rule(
+        "R2017-control",
+        "A control effect that ended while the permanent was out: it phases in under its owner at the former controller's next untap step.",
+    ),
+    Rule(
+        "R2017-auras",
+        "Auras and Equipment on a permanent that isn't phasing out phase in attached if still legal, else unattached.",
+    ),
+    Rule(
+        "R2017-attached",
+        "Attachments of a permanent that phases out phase in with it, still attached.",
+    ),
+    Rule("R2017-counters", "Counters stay on a permanent that phases out and in."),
+    Rule(
+        "R2017-for-as-long-as",
+        "'For as long as' effects ignore phased-out objects and end if their condition fails.",
+    ),
+    Rule(
+        "R2017-no-etb-ltb",
+        "No leaves-the-battlefield trigger on phasing out, no enters trigger on phasing in.",
+    ),
+    Rule(
+        "R2017-skip-untap",
+        "A skipped untap step delays phasing in until the next untap step you actually have.",
+    ),
+    Rule("R2017-choices", "Choices made as a permanent entered are remembered when it phases in."),
+]
+
+CATALOG: dict[str, Rule] = {r.id: r for r in _RULES}
+
+
+def marker_name(rule_id: str) -> str:
+    """The pytest marker of a rule ID: 702.26g → rule_702_26g."""
+    return "rule_" + re.sub(r"[^0-9A-Za-z]", "_", rule_id)

@@ -1,0 +1,132 @@
+"""Checking one property against one engine with Hypothesis.
+
+The outcome is a `PropertyResult` carrying the shrunk counterexample, so the
+pytest plugin, the certification command and the meta-tests all see failures
+the same way: rule ID, expected versus observed, and a minimal scenario.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, Verbosity, given, settings
+
+from conformance.codec import from_data, to_data
+from conformance.describe import describe_scenario
+from conformance.properties.registry import Property, Violation
+from conformance.results import PropertyResult
+from conformance.running import DEFAULT_TIMEOUT, EngineError, play
+from conformance.scenario import Scenario
+
+PROFILES: dict[str, settings] = {
+    "dev": settings(max_examples=25),
+    "ci": settings(max_examples=60, derandomize=True),
+    "certify": settings(max_examples=500),
+}
+_COMMON = {
+    "deadline": None,
+    "report_multiple_bugs": False,
+    "verbosity": Verbosity.quiet,
+    "suppress_health_check": list(HealthCheck),
+}
+for _name, _profile in PROFILES.items():
+    settings.register_profile(f"phasecert-{_name}", settings(_profile, **_COMMON))
+
+
+def profile(name: str) -> settings:
+    """The Hypothesis settings of profile `name` (dev, ci or certify)."""
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    return settings.get_profile(f"phasecert-{name}")
+
+
+class _Record:
+    """What the Hypothesis run saw: examples tried and the last failure,
+    which is the shrunk one because Hypothesis replays it last."""
+
+    def __init__(self) -> None:
+        self.examples = 0
+        self.scenario: Scenario | None = None
+        self.error: BaseException | None = None
+
+
+def run_property(
+    prop: Property,
+    engine: Any,
+    *,
+    using: settings | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    replay: tuple[Scenario, ...] = (),
+) -> PropertyResult:
+    """Check `prop` on `engine`; scenarios in `replay` are tried first, in
+    order (a corpus of earlier counterexamples)."""
+    missing = prop.needs - engine.capabilities
+    if missing:
+        return PropertyResult(
+            prop.name,
+            prop.rules,
+            "not-applicable",
+            message="not applicable: needs " + ", ".join(sorted(missing)),
+            missing=tuple(sorted(missing)),
+        )
+    record = _Record()
+    started = time.monotonic()
+
+    def check(scenario: Scenario) -> None:
+        record.examples += 1
+        try:
+            prop.check(play(engine, scenario, timeout))
+        except (Violation, EngineError) as e:
+            record.scenario, record.error = scenario, e
+            raise
+
+    try:
+        for scenario in replay:
+            check(scenario)
+        test = _hypothesis_test(prop, engine, check, using or profile("ci"))
+        test()
+    except (Violation, EngineError) as e:
+        return _failure(prop, record, e, time.monotonic() - started)
+    return PropertyResult(
+        prop.name, prop.rules, "pass", record.examples, duration=time.monotonic() - started
+    )
+
+
+def _hypothesis_test(prop: Property, engine: Any, check: Any, using: settings) -> Any:
+    def test(scenario: Scenario) -> None:
+        check(scenario)
+
+    # A distinct database key per property and engine, so stored examples
+    # are replayed for the test that found them.
+    test.__name__ = test.__qualname__ = prop.name
+    wrapped = given(prop.scenarios(engine.capabilities))(test)
+    wrapped._hypothesis_internal_add_digest = f"{prop.name}:{engine.name}".encode()  # type: ignore[attr-defined]
+    return using(wrapped)
+
+
+def _failure(
+    prop: Property, record: _Record, error: BaseException, elapsed: float
+) -> PropertyResult:
+    # Hypothesis re-raises the shrunk failure after replaying it last.
+    scenario = record.scenario
+    status = "engine-error" if isinstance(error, EngineError) else "fail"
+    return PropertyResult(
+        prop.name,
+        prop.rules,
+        status,
+        record.examples,
+        message=str(error),
+        counterexample=None if scenario is None else to_data(scenario),
+        duration=elapsed,
+    )
+
+
+def failure_report(result: PropertyResult) -> str:
+    """The text a person reads for a failed property: the rule, what was
+    expected and observed, and the minimal scenario."""
+    lines = [f"{result.property} ({', '.join(result.rules)}): {result.status}", result.message]
+    if result.counterexample is not None:
+        scenario = from_data(Scenario, result.counterexample)
+        lines += ["Minimal counterexample:", describe_scenario(scenario)]
+    return "\n".join(lines)

@@ -1,0 +1,114 @@
+"""The pytest plugin: `pytest --engine NAME` certifies an engine.
+
+Properties become test items carrying their rule IDs as markers
+(`-m rule_702_26g`) and can be picked with `--rule 702.26g`; a property that
+needs a capability the engine lacks is skipped as "not applicable: needs X".
+`--phasecert-profile dev|ci|certify` picks the Hypothesis profile.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.discovery import EngineNotFound, load_engine
+from conformance.atomic import write_text_atomically
+from conformance.catalog import CATALOG, marker_name
+from conformance.checking import PROFILES, profile
+from conformance.codec import to_data
+from conformance.properties import REGISTRY
+from conformance.results import PropertyResult
+from conformance.running import DEFAULT_TIMEOUT
+
+# The corpus (--phasecert-corpus, --phasecert-example-db) and --shard options.
+pytest_plugins = ["conformance.corpus", "conformance.sharding"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("phasecert", "phasing conformance")
+    group.addoption("--engine", default="reference", help="engine to certify (default: reference)")
+    group.addoption(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only properties of this rule ID (repeatable), e.g. 702.26g",
+    )
+    group.addoption(
+        "--phasecert-profile",
+        default="ci",
+        choices=sorted(PROFILES),
+        help="Hypothesis profile: dev (fast), ci (default, derandomized), certify (thorough)",
+    )
+    group.addoption(
+        "--engine-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help="seconds one engine call may take before it counts as hung",
+    )
+    group.addoption(
+        "--phasecert-results", metavar="FILE", help="write the property results as JSON"
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for rule in CATALOG:
+        config.addinivalue_line("markers", f"{marker_name(rule)}: properties of rule {rule}")
+    unknown = [r for r in config.getoption("rule") if r not in CATALOG]
+    if unknown:
+        raise pytest.UsageError(f"--rule {unknown[0]}: not a rule of the catalog (phasecert rules)")
+    config.stash[_RESULTS] = []
+
+
+_RESULTS = pytest.StashKey[list[PropertyResult]]()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "phasecert_property" not in metafunc.fixturenames:
+        return
+    wanted = set(metafunc.config.getoption("rule"))
+    params = [
+        pytest.param(
+            prop, id=name, marks=[getattr(pytest.mark, marker_name(r)) for r in prop.rules]
+        )
+        for name, prop in REGISTRY.items()
+        if not wanted or wanted & set(prop.rules)
+    ]
+    metafunc.parametrize("phasecert_property", params)
+
+
+@pytest.fixture(scope="session")
+def phasecert_engine(request: pytest.FixtureRequest) -> Any:
+    """The engine named by --engine."""
+    try:
+        return load_engine(request.config.getoption("engine"))
+    except EngineNotFound as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+@pytest.fixture(scope="session")
+def phasecert_settings(request: pytest.FixtureRequest) -> Any:
+    return profile(request.config.getoption("phasecert_profile"))
+
+
+@pytest.fixture(scope="session")
+def phasecert_timeout(request: pytest.FixtureRequest) -> float:
+    return float(request.config.getoption("engine_timeout"))
+
+
+@pytest.fixture(scope="session")
+def phasecert_results(request: pytest.FixtureRequest) -> list[PropertyResult]:
+    """Where the suite records each property's result."""
+    return request.config.stash[_RESULTS]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = session.config.getoption("phasecert_results", None)
+    if path:
+        results = session.config.stash.get(_RESULTS, [])
+        write_text_atomically(
+            Path(path), json.dumps([to_data(r) for r in results], indent=2) + "\n"
+        )

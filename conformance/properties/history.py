@@ -1,0 +1,93 @@
+"""Facts about a trace that properties need but an observation alone doesn't
+show: phasing instances, who a permanent phased out under, and the abilities
+a permanent was set up with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from conformance import actions as a
+from conformance.observation import Observation, PermanentView
+from conformance.running import Step, Trace
+from conformance.scenario import Scenario
+from conformance.setup import Ability, SkipUntap
+
+
+def phasing_instances(scenario: Scenario) -> dict[str, int]:
+    """Phasing instances per permanent, from the setup and created tokens."""
+    counts = {p.id: p.phasing for p in scenario.setup.permanents}
+    for action in scenario.actions:
+        if isinstance(action, a.CreateToken):
+            counts.setdefault(action.id, action.phasing)
+    return counts
+
+
+def abilities(scenario: Scenario, pid: str) -> tuple[Ability, ...]:
+    for p in scenario.setup.permanents:
+        if p.id == pid:
+            return p.abilities
+    return ()
+
+
+def untap_steps(trace: Trace) -> Iterator[tuple[Step, int]]:
+    """Each PassTurn the engine carried out, with the player whose untap
+    step it played."""
+    for step in trace.steps:
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None:
+            yield step, step.after.active
+
+
+def skips_untap(scenario: Scenario) -> set[int]:
+    return {e.player for e in scenario.setup.effects if isinstance(e, SkipUntap)}
+
+
+def phased_out_under(trace: Trace) -> list[dict[str, int]]:
+    """For each step, before it: who each phased-out permanent phased out
+    under (702.26a) — its controller as it phased out."""
+    under = {
+        p.id: p.phased_out.under
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None
+    }
+    out = []
+    for step in trace.steps:
+        out.append(dict(under))
+        for q in step.after.permanents:
+            if q.phased_out and q.id not in under:
+                try:
+                    before = step.before.permanent(q.id)
+                except KeyError:
+                    before = q
+                under[q.id] = before.controller if before.controller is not None else 0
+            elif not q.phased_out:
+                under.pop(q.id, None)
+    return out
+
+
+def was_in_went_out(step: Step, pid: str) -> bool:
+    b, c = view(step.before, pid), view(step.after, pid)
+    return b is not None and c is not None and b.phased_in and c.phased_out and c.on_battlefield
+
+
+def was_out_came_in(step: Step, pid: str) -> bool:
+    b, c = view(step.before, pid), view(step.after, pid)
+    return b is not None and c is not None and b.phased_out and b.on_battlefield and c.phased_in
+
+
+def view(obs: Observation, pid: str) -> PermanentView | None:
+    try:
+        return obs.permanent(pid)
+    except KeyError:
+        return None
+
+
+def until_waiting(scenario: Scenario) -> set[str]:
+    """Permanents that phased out 'until' something (610.4), from the setup
+    and PhaseOutUntil actions."""
+    ids = {
+        p.id
+        for p in scenario.setup.permanents
+        if p.phased_out is not None and p.phased_out.until is not None
+    }
+    ids |= {x.target for x in scenario.actions if isinstance(x, a.PhaseOutUntil)}
+    return ids

@@ -1,0 +1,71 @@
+"""The registry of properties: each states one or more rules as an invariant
+over what an engine showed while playing generated scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from conformance.capabilities import Capability
+from conformance.running import Step, Trace
+from conformance.scenario import Scenario
+
+ScenarioFactory = Callable[[Collection[Capability]], st.SearchStrategy[Scenario]]
+Check = Callable[[Trace], None]
+
+
+@dataclass(frozen=True)
+class Property:
+    """`scenarios(caps)` generates scenarios the engine can play; `check`
+    raises `Violation` when the trace breaks a rule in `rules`."""
+
+    name: str
+    rules: tuple[str, ...]
+    needs: frozenset[Capability]
+    scenarios: ScenarioFactory
+    check: Check
+    doc: str
+
+
+REGISTRY: dict[str, Property] = {}
+
+
+def rule_property(
+    *rules: str, needs: Iterable[Capability] = (), scenarios: ScenarioFactory
+) -> Callable[[Check], Check]:
+    """Register `check` as a property of `rules` (rule IDs of the catalog)."""
+
+    def register(check: Check) -> Check:
+        name = check.__name__
+        if name in REGISTRY:
+            raise ValueError(f"property {name} is registered twice")
+        REGISTRY[name] = Property(
+            name, rules, frozenset(needs), scenarios, check, (check.__doc__ or "").strip()
+        )
+        return check
+
+    return register
+
+
+class Violation(AssertionError):
+    """A trace broke a rule: what the rule expected and what the engine did."""
+
+    def __init__(self, rule: str, where: str, expected: str, observed: str) -> None:
+        super().__init__(f"{rule} {where}: expected {expected}; the engine showed {observed}")
+        self.rule = rule
+        self.where = where
+        self.expected = expected
+        self.observed = observed
+
+
+def where(trace: Trace, step: Step) -> str:
+    """ "after action 3 (PassTurn)": where in the scenario a violation is."""
+    index = trace.steps.index(step) + 1
+    return f"after action {index} ({type(step.action).__name__})"
+
+
+def expect(ok: bool, rule: str, at: str, expected: str, observed: str) -> None:
+    if not ok:
+        raise Violation(rule, at, expected, observed)

@@ -1,0 +1,51 @@
+"""The conformance suite as pytest tests: one test per property, plus the
+stateful comparison with the reference engine.
+
+Run it from a checkout (`pytest --engine NAME`) or anywhere phasecert is
+installed (`pytest --pyargs conformance.suite --engine NAME`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.checking import failure_report, run_property
+from conformance.corpus import ItemCorpus
+from conformance.differential import run_agreement
+from conformance.properties.registry import Property
+from conformance.results import PropertyResult
+
+
+def test_property(
+    phasecert_property: Property,
+    phasecert_engine: Any,
+    phasecert_settings: Any,
+    phasecert_timeout: float,
+    phasecert_results: list[PropertyResult],
+    phasecert_corpus: ItemCorpus,
+) -> None:
+    result = run_property(
+        phasecert_property,
+        phasecert_engine,
+        using=phasecert_settings,
+        timeout=phasecert_timeout,
+        replay=phasecert_corpus.replay_for(phasecert_property.name),
+    )
+    phasecert_results.append(result)
+    phasecert_corpus.keep(result)
+    if result.status == "not-applicable":
+        pytest.skip(result.message)
+    if result.status != "pass":
+        pytest.fail(failure_report(result), pytrace=False)
+
+
+def test_agrees_with_reference(
+    phasecert_engine: Any, phasecert_settings: Any, phasecert_timeout: float
+) -> None:
+    """Step by step, the engine shows what the reference engine shows, on
+    every observable of its capabilities."""
+    failure = run_agreement(phasecert_engine, using=phasecert_settings, timeout=phasecert_timeout)
+    if failure is not None:
+        pytest.fail(failure, pytrace=False)

@@ -1,0 +1,41 @@
+"""Meta-tests: every property can fail. Each mutant engine must fail the
+properties it names, each failure naming its rule and carrying a shrunk
+counterexample; every property and every catalog rule has a mutant."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.mutants import MUTANTS, mutant_engine
+from conformance.catalog import CATALOG
+from conformance.checking import profile, run_property
+from conformance.codec import from_data
+from conformance.properties import REGISTRY
+from conformance.scenario import Scenario
+
+KILLS = [(m.name, prop) for m in MUTANTS.values() for prop in m.kills]
+
+
+@pytest.mark.parametrize(("mutant", "prop"), KILLS, ids=[f"{m}-{p}" for m, p in KILLS])
+def test_mutant_fails_property(mutant: str, prop: str) -> None:
+    result = run_property(REGISTRY[prop], mutant_engine(mutant), using=profile("ci"))
+    assert result.status == "fail", f"{prop} passed on mutant:{mutant} ({MUTANTS[mutant].bug})"
+    assert any(rule in result.message for rule in result.rules), result.message
+    scenario = from_data(Scenario, result.counterexample)
+    assert len(scenario.actions) <= 6, f"counterexample not shrunk: {scenario}"
+
+
+def test_every_property_is_killed_by_a_mutant() -> None:
+    killed = {prop for _, prop in KILLS}
+    assert not set(REGISTRY) - killed, f"no mutant fails {sorted(set(REGISTRY) - killed)}"
+
+
+def test_every_rule_has_a_mutant() -> None:
+    broken = {m.breaks for m in MUTANTS.values()}
+    assert not set(CATALOG) - broken, f"no mutant breaks {sorted(set(CATALOG) - broken)}"
+
+
+def test_mutants_name_known_rules_and_properties() -> None:
+    for m in MUTANTS.values():
+        assert m.breaks in CATALOG, m
+        assert set(m.kills) <= set(REGISTRY), m
