@@ -41,6 +41,8 @@ def load_engine(name: str) -> Any:
 
         return mutant_engine(name.removeprefix(MUTANT_PREFIX))
     target = _builtin().get(name)
+    if target is None and ":" in name:
+        target = name  # "package.module:Factory", for an adapter under development
     if target is None:
         found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
         if not found:
@@ -53,5 +55,5 @@ def load_engine(name: str) -> Any:
     try:
         module = __import__(module_name, fromlist=[attr])
         return getattr(module, attr)()
-    except (ImportError, RuntimeError) as e:
+    except (ImportError, AttributeError, RuntimeError) as e:
         raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e

@@ -163,7 +163,12 @@ _NEEDS: dict[type, frozenset[Capability]] = {
 
 def action_needs(action: Action | type) -> frozenset[Capability]:
     """The capabilities an engine needs to play `action` (or that kind)."""
-    return _NEEDS[action if isinstance(action, type) else type(action)]
+    if isinstance(action, type):
+        return _NEEDS[action]
+    need = _NEEDS[type(action)]
+    if isinstance(action, GainControl) and action.duration.kind == "as_long_as_you_control":
+        need |= {Capability.CONTROL_AS_LONG_AS}
+    return need
 
 
 ACTION_TYPES: tuple[type, ...] = tuple(_NEEDS)

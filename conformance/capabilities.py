@@ -26,6 +26,11 @@ class Capability(StrEnum):
     ANTHEM = "anthem"
     ACTIVATED_ABILITIES = "activated-abilities"
     CONTROL_CHANGE = "control-change"
+    #: "For as long as you control X" control durations (611.2b, 702.26f).
+    CONTROL_AS_LONG_AS = "control-for-as-long-as"
+    #: A phased-out permanent that phased out under another player than its
+    #: current controller (R2017-control).
+    PHASED_OUT_UNDER_OTHER = "phased-out-under-other"
     PT_BOOST = "pt-boost"
     SKIP_UNTAP = "skip-untap"
     MULTIPLAYER = "multiplayer"

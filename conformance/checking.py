@@ -21,7 +21,7 @@ from conformance.scenario import Scenario
 
 PROFILES: dict[str, settings] = {
     "dev": settings(max_examples=25),
-    "ci": settings(max_examples=60, derandomize=True),
+    "ci": settings(max_examples=100, derandomize=True),
     "certify": settings(max_examples=500),
 }
 _COMMON = {

@@ -167,6 +167,8 @@ class Setup:
                 need.add(Capability.PT_BOOST)
             else:
                 need.add(Capability.CONTROL_CHANGE)
+            if not isinstance(e, SkipUntap) and e.duration.kind == "as_long_as_you_control":
+                need.add(Capability.CONTROL_AS_LONG_AS)
         return frozenset(need)
 
 
@@ -192,6 +194,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
         need.add(Capability.CONTROL_CHANGE)
     if p.phased_out is not None and p.phased_out.until is not None:
         need.add(Capability.PHASE_OUT_UNTIL)
+    if p.phased_out is not None and p.phased_out.under != p.controller:
+        need.add(Capability.PHASED_OUT_UNDER_OTHER)
     for a in p.abilities:
         if a == "anthem":
             need.add(Capability.ANTHEM)

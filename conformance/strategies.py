@@ -23,6 +23,7 @@ from conformance.setup import (
     BoostEffect,
     ControlEffect,
     Duration,
+    DurationKind,
     Effect,
     Permanent,
     PhasedOut,
@@ -110,9 +111,11 @@ def permanent_lists(
     max_size: int = 6,
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
+    ready: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
-    to it; ids are p1, p2, … in that order."""
+    to it; ids are p1, p2, … in that order. `ready` ones are phased in,
+    untapped and not summoning sick: able to attack and tap."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
@@ -132,18 +135,17 @@ def permanent_lists(
             attachment=kind if kind in ("aura", "equipment", "fortification") else None,  # type: ignore[arg-type]
             token=creature and C.TOKENS in caps and _maybe(draw),
             phasing=_int(draw, 0, 2 if C.REDUNDANT_PHASING in caps else 1),
-            tapped=_maybe(draw),
+            tapped=not ready and _maybe(draw),
             counters=_counters(draw, caps),
             attached_to=host,
             abilities=_abilities(draw, caps, kind),
             power=_int(draw, 0, 3) if creature else None,
             toughness=_int(draw, 1, 3) if creature else None,
             chosen=_pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
-            sick=creature and _maybe(draw),
+            sick=creature and not ready and _maybe(draw),
         )
-        made.append(
-            replace(p, phased_out=_phase_status(draw, p, made, caps) if phased_out else None)
-        )
+        status = _phase_status(draw, p, made, caps) if phased_out and not ready else None
+        made.append(replace(p, phased_out=status))
     return tuple(made)
 
 
@@ -173,10 +175,13 @@ def _phase_status(
     host = next((h for h in made if h.id == p.attached_to), None)
     if host is not None and host.phased_out is not None:
         # 702.26g: what is attached to a phased-out permanent is phased out.
-        return PhasedOut("indirect", host.phased_out.under)
+        return PhasedOut("indirect", p.controller)
     if not _maybe(draw):
         return None
-    under = _pick(draw, sorted({p.controller, p.owner}))
+    # R2017-control: it may have phased out under its owner before a control
+    # effect gave it to someone else.
+    unders = [p.controller, p.owner] if C.PHASED_OUT_UNDER_OTHER in caps else [p.controller]
+    under = _pick(draw, sorted(set(unders)))
     sources = [m.id for m in made if m.phased_out is None]
     if C.PHASE_OUT_UNTIL in caps and sources and _maybe(draw):
         return PhasedOut("direct", under, _pick(draw, sources))
@@ -184,8 +189,15 @@ def _phase_status(
 
 
 @st.composite
-def effect_lists(draw: st.DrawFn, setup: Setup, caps: Caps) -> tuple[Effect, ...]:
-    """Continuous effects consistent with `setup` (see legality)."""
+def effect_lists(
+    draw: st.DrawFn,
+    setup: Setup,
+    caps: Caps,
+    *,
+    boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+) -> tuple[Effect, ...]:
+    """Continuous effects consistent with `setup` (see legality); a boost
+    lasts one of `boost_durations` (702.26f, 800.4m)."""
     effects: list[Effect] = []
     last = setup.players - 1
     if C.SKIP_UNTAP in caps and _maybe(draw):
@@ -193,24 +205,25 @@ def effect_lists(draw: st.DrawFn, setup: Setup, caps: Caps) -> tuple[Effect, ...
     creatures = [p.id for p in setup.permanents if p.is_creature]
     if C.PT_BOOST in caps and creatures and _maybe(draw):
         targets = _some(draw, creatures, 3) or creatures[:1]
-        effects.append(BoostEffect(tuple(targets), _int(draw, 0, last)))
+        duration = Duration(_pick(draw, boost_durations))
+        effects.append(BoostEffect(tuple(targets), _int(draw, 0, last), duration=duration))
     if C.CONTROL_CHANGE in caps:
         for p in setup.permanents:
             if p.controller != p.owner and _maybe(draw):
-                effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p)))
+                effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p, caps)))
     return tuple(effects)
 
 
 _SIMPLE_DURATIONS = [Duration("indefinitely"), Duration("end_of_turn"), Duration("your_next_turn")]
 
 
-def _duration(draw: st.DrawFn, setup: Setup, target: Permanent) -> Duration:
+def _duration(draw: st.DrawFn, setup: Setup, target: Permanent, caps: Caps) -> Duration:
     anchors = [
         p.id
         for p in setup.permanents
         if p.id != target.id and p.phased_out is None and p.controller == target.controller
     ]
-    if anchors and _maybe(draw):
+    if C.CONTROL_AS_LONG_AS in caps and anchors and _maybe(draw):
         return Duration("as_long_as_you_control", _pick(draw, anchors))
     return _pick(draw, _SIMPLE_DURATIONS)
 
@@ -224,7 +237,9 @@ def setups(
     max_permanents: int = 6,
     permanent_kinds: Sequence[str] | None = None,
     phased_out: bool = True,
+    ready: bool = False,
     effects: bool = True,
+    boost_durations: Sequence[DurationKind] = ("end_of_turn",),
 ) -> Setup:
     """A legal position with what `caps` allows."""
     players = _int(draw, 2, 4) if C.MULTIPLAYER in caps else 2
@@ -236,11 +251,14 @@ def setups(
             max_size=max_permanents,
             kinds=permanent_kinds,
             phased_out=phased_out,
+            ready=ready,
         )
     )
     setup = Setup(players=players, active=_int(draw, 0, players - 1), permanents=permanents)
     if effects:
-        setup = replace(setup, effects=draw(effect_lists(setup, caps)))
+        setup = replace(
+            setup, effects=draw(effect_lists(setup, caps, boost_durations=boost_durations))
+        )
     return setup
 
 
@@ -249,26 +267,35 @@ ACTION_KINDS: tuple[type, ...] = a.ACTION_TYPES
 
 @dataclass
 class Table:
-    """What action generation must track to stay legal: the permanent ids,
-    players still in the game, and whose turn it is."""
+    """What action generation tracks to make actions likely to matter: the
+    permanent ids and who controlled them at the start, players still in the
+    game, and whose turn it is."""
 
     ids: list[str]
     in_game: list[int]
     active: int
+    controllers: dict[str, int]
     tokens: int = 0
+    caps: frozenset[C] = frozenset()
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Table:
-        return cls([p.id for p in setup.permanents], list(range(setup.players)), setup.active)
+        controllers = {p.id: p.controller for p in setup.permanents}
+        return cls(list(controllers), list(range(setup.players)), setup.active, controllers)
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Table:
+        controllers = {p.id: p.controller or 0 for p in obs.permanents}
         return cls(
-            [p.id for p in obs.permanents],
+            list(controllers),
             [p.index for p in obs.players if p.in_game],
             obs.active,
+            controllers,
             sum(p.id.startswith("t") for p in obs.permanents),
         )
+
+    def controlled_by(self, player: int) -> list[str]:
+        return [pid for pid in self.ids if self.controllers.get(pid) == player]
 
 
 def usable_kinds(kinds: Sequence[type], caps: Caps) -> list[type]:
@@ -290,6 +317,7 @@ def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
     if kind is a.CreateToken:
         table.tokens += 1
         table.ids.append(f"t{table.tokens}")
+        table.controllers[f"t{table.tokens}"] = player
         return a.CreateToken(player, f"t{table.tokens}", _int(draw, 0, 1))
     if kind is a.Concede:
         if len(table.in_game) <= 2 or not others:
@@ -302,9 +330,10 @@ def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
     if not table.ids or not others:
         return None
     if kind is a.DeclareAttackers:
-        attackers = tuple(_some(draw, table.ids, 3)) or (table.ids[0],)
+        mine = table.controlled_by(table.active) or table.ids
+        attackers = tuple(_some(draw, mine, 3)) or (mine[0],)
         return a.DeclareAttackers(table.active, attackers, _pick(draw, others))
-    return _targeted_action(draw, kind, player, table.ids)
+    return _targeted_action(draw, kind, player, table)
 
 
 _NO_TARGET: dict[type, Callable[[int], a.Action]] = {
@@ -327,7 +356,7 @@ def action_lists(
 ) -> tuple[a.Action, ...]:
     """Actions to play from `setup`, of the given kinds the engine can play."""
     usable = usable_kinds(kinds, caps)
-    table = Table.from_setup(setup)
+    table = replace(Table.from_setup(setup), caps=frozenset(caps))
 
     @st.composite
     def one(draw: st.DrawFn) -> a.Action | None:
@@ -344,27 +373,32 @@ def next_actions(
     draw: st.DrawFn, obs: Observation, caps: Caps, kinds: Sequence[type] = ACTION_KINDS
 ) -> a.Action:
     """One action to play from the position `obs` shows (stateful tests)."""
-    table = Table.from_observation(obs)
+    table = replace(Table.from_observation(obs), caps=frozenset(caps))
     action = draw_action(draw, table, _pick(draw, usable_kinds(kinds, caps)))
     return a.PassTurn() if action is None else action
 
 
-def _targeted_action(draw: st.DrawFn, kind: type, player: int, ids: list[str]) -> a.Action:
+def _targeted_action(draw: st.DrawFn, kind: type, player: int, table: Table) -> a.Action:
+    ids = table.ids
     if kind is a.PhaseOut:
         return a.PhaseOut(player, tuple(_some(draw, ids, 2)) or (_pick(draw, ids),))
-    if kind is a.PhaseOutUntil:
-        return a.PhaseOutUntil(player, _pick(draw, ids), _pick(draw, ids))
     if kind is a.Destroy:
         return a.Destroy(player, _pick(draw, ids), _maybe(draw))
     if kind is a.GainControl:
         target = _pick(draw, ids)
-        if _maybe(draw):
+        if C.CONTROL_AS_LONG_AS in table.caps and _maybe(draw):
             return a.GainControl(
                 player, target, Duration("as_long_as_you_control", _pick(draw, ids))
             )
         return a.GainControl(player, target, _pick(draw, _SIMPLE_DURATIONS))
+    # Abilities are mostly activated by their controller.
+    source = _pick(draw, ids)
+    if not _maybe(draw):
+        player = table.controllers.get(source, player)
+    if kind is a.PhaseOutUntil:
+        return a.PhaseOutUntil(player, source, _pick(draw, ids))
     assert kind is a.Activate, kind
-    return a.Activate(player, _pick(draw, ids))
+    return a.Activate(player, source)
 
 
 @st.composite

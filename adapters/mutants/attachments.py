@@ -1,0 +1,131 @@
+"""Mutants that mishandle attachments (702.26g–j, 704.5m, 704.5n,
+R2017-auras, R2017-attached)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.state import Card
+from conformance.observation import Event
+from conformance.setup import PhasedOut
+
+
+@mutant(
+    "attachments-stay-behind",
+    "702.26g",
+    "Auras and Equipment stay phased in when their host phases out",
+    kills=("attachments_phase_out_with_their_host",),
+)
+class AttachmentsStayBehind(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        for card in [c for c in roots if c.phased_in]:
+            card.phased_out = PhasedOut("direct", card.controller, until)
+            self.removed_from_combat(card)
+            self.state.events.append(Event("phased_out", card.id, "direct"))
+            self.phase_trigger(card, "phases_out")
+
+
+@mutant(
+    "indirect-phase-in-alone",
+    "702.26g",
+    "indirectly phased-out attachments phase in on their own at the untap step",
+    kills=("attachments_phase_out_with_their_host",),
+)
+class IndirectPhaseInAlone(Rules):
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        out = card.phased_out
+        if out is not None and out.cause == "indirect":
+            return out.under == player
+        return super().phases_in_in_untap(card, player)
+
+
+@mutant(
+    "attachments-left-out",
+    "R2017-attached",
+    "when a permanent phases in, what phased out with it stays phased out",
+    kills=("attachments_return_with_their_host",),
+)
+class AttachmentsLeftOut(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        card.phased_out = None
+        self.state.events.append(Event("phased_in", card.id))
+        self.phase_trigger(card, "phases_in")
+
+
+@mutant(
+    "direct-wins",
+    "702.26h",
+    "an attachment phasing out both directly and indirectly counts as direct",
+    kills=("phasing_out_both_ways_is_indirect",),
+)
+class DirectWins(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        roots = list(roots)
+        super().phase_out(roots, until)
+        for card in roots:
+            if card.phased_out is not None and card.phased_out.cause == "indirect":
+                card.phased_out = PhasedOut("direct", card.controller, until)
+
+
+@mutant(
+    "aura-returns-unattached",
+    "R2017-auras",
+    "a directly phased-out Aura or Equipment always phases in unattached",
+    kills=("directly_phased_out_attachments_find_their_host",),
+)
+class AuraReturnsUnattached(Rules):
+    def reattach(self, card: Card) -> None:
+        card.attached_to = None
+
+
+@mutant(
+    "aura-keeps-gone-host",
+    "702.26i",
+    "a directly phased-out attachment phases in still attached to a host that is gone",
+    kills=("directly_phased_out_attachments_find_their_host",),
+)
+class AuraKeepsGoneHost(Rules):
+    def reattach(self, card: Card) -> None:
+        return None
+
+    def attached_legally(self, card: Card) -> bool:
+        return card.attached_to is not None or card.attachment != "aura"
+
+
+@mutant(
+    "phasing-fires-attach-triggers",
+    "702.26j",
+    'phasing in with a host fires "becomes attached" triggers',
+    kills=("phasing_never_attaches_or_unattaches",),
+)
+class PhasingFiresAttachTriggers(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        if card.attached_to is not None:
+            self.state.events.append(Event("attached", card.id, str(card.attached_to)))
+            self.trigger(card, "attached")
+
+
+@mutant(
+    "unattached-aura-stays",
+    "704.5m",
+    "an Aura whose host is gone stays on the battlefield unattached",
+    kills=("no_aura_stays_unattached",),
+)
+class UnattachedAuraStays(Rules):
+    def aura_to_graveyard(self, card: Card) -> None:
+        card.attached_to = None
+        card.attachment = None
+
+
+@mutant(
+    "equipment-dies-with-host",
+    "704.5n",
+    "Equipment whose host is gone goes to the graveyard like an Aura",
+    kills=("equipment_stays_when_unattached",),
+)
+class EquipmentDiesWithHost(Rules):
+    def unattach(self, card: Card) -> None:
+        self.leave_battlefield(card, "graveyard")

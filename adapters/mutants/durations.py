@@ -1,0 +1,151 @@
+"""Mutants of durations across phasing (702.26f, 611.2b, 610.4,
+R2017-for-as-long-as, R2017-control, R2017-until-leaves)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.state import Card, Timed
+from conformance.setup import BoostEffect, ControlEffect, Duration, PhasedOut
+
+
+@mutant(
+    "cleanup-skips-phased-out",
+    "702.26f",
+    "effects end only for permanents the game can see: one on a phased-out permanent outlasts "
+    "its duration",
+    kills=(
+        "effects_that_ended_while_out_stay_ended",
+        "lost_control_phases_in_under_owner_at_former_controllers_untap",
+    ),
+)
+class CleanupSkipsPhasedOut(Rules):
+    def end_effects(self, kind: str, player: int | None = None) -> None:
+        def hidden(timed: Timed) -> bool:
+            e = timed.effect
+            ids = e.targets if isinstance(e, BoostEffect) else (e.target,)
+            return all(self.state.cards[pid].phased_out is not None for pid in ids)
+
+        self.state.effects = [
+            t
+            for t in self.state.effects
+            if hidden(t)
+            or not (
+                t.effect.duration.kind == kind and (player is None or t.effect.controller == player)
+            )
+        ]
+        self.refresh()
+
+
+@mutant(
+    "for-as-long-as-ignores-phasing",
+    "R2017-for-as-long-as",
+    "'for as long as you control X' only asks whether X is on the battlefield, phased out or not",
+    kills=(
+        "control_for_as_long_as_ends_when_x_phases_out",
+        "for_as_long_as_that_never_starts_does_nothing",
+    ),
+)
+class ForAsLongAsIgnoresPhasing(Rules):
+    def duration_condition(self, duration: Duration, player: int) -> bool:
+        if duration.kind != "as_long_as_you_control" or duration.of is None:
+            return True
+        card = self.state.cards.get(duration.of)
+        return card is not None and card.on_battlefield and card.controller == player
+
+
+@mutant(
+    "for-as-long-as-suspended",
+    "702.26f",
+    "a 'for as long as' effect is only suspended while X is phased out, and applies again "
+    "once X is back",
+    kills=("control_for_as_long_as_ends_when_x_phases_out",),
+)
+class ForAsLongAsSuspended(Rules):
+    def refresh(self) -> None:
+        for card in self.state.cards.values():
+            controller = card.owner
+            for timed in self.state.effects:
+                e = timed.effect
+                if (
+                    isinstance(e, ControlEffect)
+                    and e.target == card.id
+                    and self.condition_holds(timed)
+                ):
+                    controller = e.controller
+            if controller != card.controller:
+                card.controller = controller
+                card.sick = True
+
+
+@mutant(
+    "for-as-long-as-unchecked-at-resolution",
+    "611.2b",
+    "a 'for as long as' condition is first checked at the next event, so an effect whose "
+    "X is phased out applies until then",
+    kills=("for_as_long_as_that_never_starts_does_nothing",),
+)
+class ForAsLongAsUncheckedAtResolution(Rules):
+    def add_effect(self, effect: ControlEffect | BoostEffect) -> None:
+        self.state.effects.append(Timed(effect, self.state.stamp()))
+        for card in self.state.cards.values():
+            card.controller = self.controller_of(card)
+
+
+@mutant(
+    "phase-in-at-controllers-untap",
+    "R2017-control",
+    "a phased-out permanent phases in at its current controller's untap step, not that of "
+    "the player it phased out under",
+    kills=("lost_control_phases_in_under_owner_at_former_controllers_untap",),
+)
+class PhaseInAtControllersUntap(Rules):
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        out = card.phased_out
+        if out is None or out.cause != "direct" or out.until is not None:
+            return False
+        return card.controller == player or out.under in self.state.released
+
+
+@mutant(
+    "until-waits-for-untap",
+    "610.4",
+    "what phased out until a permanent leaves waits for the next untap step once it has left",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class UntilWaitsForUntap(Rules):
+    def release_until(self, source: Card) -> None:
+        for card in self.state.in_play():
+            out = card.phased_out
+            if out is not None and out.until == source.id:
+                card.phased_out = PhasedOut(out.cause, out.under)
+
+
+@mutant(
+    "until-phases-in-at-untap",
+    "610.4",
+    "what phased out until a permanent leaves also phases in at the untap step",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class UntilPhasesInAtUntap(Rules):
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        out = card.phased_out
+        if out is None or out.cause != "direct":
+            return False
+        return out.under == player or out.under in self.state.released
+
+
+@mutant(
+    "until-source-phasing-out-releases",
+    "R2017-until-leaves",
+    "the source phasing out counts as leaving the battlefield: its target phases in",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class UntilSourcePhasingOutReleases(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        roots = list(roots)
+        super().phase_out(roots, until)
+        for card in roots:
+            self.release_until(card)

@@ -1,0 +1,138 @@
+"""Mutants that let phased-out permanents exist (702.26b, c, e; 506.4;
+R2017-nonexistent, R2017-targets)."""
+
+from __future__ import annotations
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.state import Card, GameState
+from conformance import actions as a
+from conformance.setup import BoostEffect, Duration
+
+
+@mutant(
+    "counts-phased-out",
+    "702.26b",
+    "phased-out creatures are counted as creatures you control",
+    kills=("phased_out_creatures_are_not_counted",),
+)
+class CountsPhasedOut(Rules):
+    def creatures_of(self, player: int) -> list[Card]:
+        return [c for c in self.state.in_play() if c.is_creature and c.controller == player]
+
+
+@mutant(
+    "destroys-phased-out",
+    "702.26b",
+    '"destroy all creatures" destroys phased-out creatures too',
+    kills=("phased_out_creatures_are_not_destroyed",),
+)
+class DestroysPhasedOut(Rules):
+    def destroy_all(self, action: a.DestroyAll) -> None:
+        self.check_player(action.caster)
+        for card in [c for c in self.state.in_play() if c.is_creature]:
+            self.leave_battlefield(card, "graveyard")
+
+
+@mutant(
+    "targets-phased-out",
+    "R2017-nonexistent",
+    "a phased-out permanent is a legal target",
+    kills=("phased_out_permanents_cannot_be_targeted",),
+)
+class TargetsPhasedOut(Rules):
+    def is_legal_target(self, card: Card) -> bool:
+        return card.on_battlefield
+
+
+@mutant(
+    "phased-in-stays-hidden",
+    "702.26c",
+    "a permanent that has ever phased out stays untargetable after it phases in",
+    kills=("phased_in_permanents_can_be_targeted_again",),
+)
+class PhasedInStaysHidden(Rules):
+    """Marks what phases in as "was phased out" and never clears the mark."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.hidden: set[str] = set()
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        self.hidden.add(card.id)
+
+    def is_legal_target(self, card: Card) -> bool:
+        return card.phased_in and card.id not in self.hidden
+
+
+@mutant(
+    "anthem-while-phased-out",
+    "R2017-nonexistent",
+    "a phased-out anthem still gives other creatures +1/+1",
+    kills=("phased_out_static_abilities_apply_nothing",),
+)
+class AnthemWhilePhasedOut(Rules):
+    def anthems_affecting(self, card: Card) -> list[Card]:
+        return [
+            s
+            for s in self.state.in_play()
+            if "anthem" in s.abilities and s is not card and s.controller == card.controller
+        ]
+
+
+@mutant(
+    "phased-out-attacks",
+    "702.26b",
+    "a phased-out creature can be declared as an attacker",
+    kills=("phased_out_creatures_cannot_attack",),
+)
+class PhasedOutAttacks(Rules):
+    def can_attack(self, card: Card, player: int) -> bool:
+        return (
+            card.on_battlefield
+            and card.is_creature
+            and card.controller == player
+            and not card.tapped
+            and not card.sick
+        )
+
+
+@mutant(
+    "stays-in-combat",
+    "506.4",
+    "a creature that phases out stays attacking and deals damage when it is back",
+    kills=("phasing_out_removes_from_combat",),
+)
+class StaysInCombat(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        return None
+
+
+@mutant(
+    "pump-includes-phased-out",
+    "702.26e",
+    '"creatures you control get +1/+1" includes phased-out creatures',
+    kills=("resolving_effects_skip_phased_out_creatures",),
+)
+class PumpIncludesPhasedOut(Rules):
+    def pump_team(self, action: a.PumpTeam) -> None:
+        self.check_player(action.player)
+        targets = tuple(
+            c.id for c in self.state.in_play() if c.is_creature and c.controller == action.player
+        )
+        self.add_effect(BoostEffect(targets, action.player, 1, 1, Duration("end_of_turn")))
+
+
+@mutant(
+    "fizzle-still-draws",
+    "R2017-targets",
+    "a spell whose only target phased out still does its other effects (draws a card)",
+    kills=("spell_whose_target_phased_out_does_nothing",),
+)
+class FizzleStillDraws(Rules):
+    def destroy_target(self, action: a.Destroy) -> None:
+        super().destroy_target(action)
+        card = self.state.cards[action.target]
+        if not self.is_legal_target(card):
+            self.state.drawn[action.caster] += 1

@@ -1,0 +1,176 @@
+"""Invented cards for phase.rs, written in Oracle English and parsed by the
+engine itself (`phase.build_oracle_face`).
+
+Each setup permanent becomes a card whose text says exactly what the
+`Permanent` says: its types, its instances of phasing (702.26a, 702.26p), its
+abilities (with the life amounts of `TRIGGER_LIFE`, so a resolved trigger is
+identified by what it gains), and for an attachment its Enchant, Equip or
+Fortify ability (301.5, 303.4). Spells are free instants, so any player can
+cast them whenever they hold priority.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from conformance.setup import TAP_LIFE, TRIGGER_LIFE, Ability, Permanent
+
+#: The noun an ability uses to name its own permanent ("this Aura").
+_NOUN = {"aura": "Aura", "equipment": "Equipment", "fortification": "Fortification"}
+_SUBTYPE = {"aura": "Aura", "equipment": "Equipment", "fortification": "Fortification"}
+_ATTACH_KEYWORD = {"equipment": ("Equip", "Equip {1}"), "fortification": ("Fortify", "Fortify {1}")}
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """One invented card, in the MTGJSON shape `build_oracle_face` reads."""
+
+    name: str
+    text: str
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    power: int | None = None
+    toughness: int | None = None
+    mana: str = "{0}"
+
+    def mtgjson(self) -> dict[str, Any]:
+        card: dict[str, Any] = {
+            "name": self.name,
+            "manaCost": self.mana,
+            "types": list(self.types),
+            "subtypes": list(self.subtypes),
+            "supertypes": [],
+            "text": self.text,
+            "layout": "normal",
+            "colors": [],
+            "colorIdentity": [],
+            "keywords": list(self.keywords),
+            "manaValue": 0.0,
+            "convertedManaCost": 0.0,
+            "legalities": {"standard": "Legal"},
+            "identifiers": {},
+            "foreignData": [],
+            "printings": ["PCT"],
+            "rulings": [],
+            "type": " ".join(self.types)
+            + (" — " + " ".join(self.subtypes) if self.subtypes else ""),
+        }
+        if self.power is not None and self.toughness is not None:
+            card["power"], card["toughness"] = str(self.power), str(self.toughness)
+        return card
+
+
+def _noun(p: Permanent) -> str:
+    if p.attachment is not None:
+        return f"this {_NOUN[p.attachment]}"
+    return "this creature" if p.is_creature else f"this {p.types[0]}"
+
+
+def _ability_line(ability: Ability, noun: str) -> str:
+    """The Oracle text of one `Ability` (see conformance.setup)."""
+    life = TRIGGER_LIFE.get(ability)
+    lines = {
+        "etb": f"When {noun} enters, you gain {life} life.",
+        "ltb": f"When {noun} leaves the battlefield, you gain {life} life.",
+        "dies": f"When {noun} dies, you gain {life} life.",
+        "attached": f"Whenever {noun} becomes attached to a permanent, you gain {life} life.",
+        "unattached": f"Whenever {noun} becomes unattached, you gain {life} life.",
+        "phases_in": f"Whenever {noun} phases in, you gain {life} life.",
+        "phases_out": f"Whenever {noun} phases out, you gain {life} life.",
+        "anthem": "Other creatures you control get +1/+1.",
+        "tap_gain_life": f"{{T}}: You gain {TAP_LIFE} life.",
+    }
+    return lines[ability]
+
+
+def permanent_card(p: Permanent) -> CardSpec:
+    """The card for setup permanent `p`. Two permanents with the same
+    characteristics share a card; extra instances of phasing (702.26p) are
+    added on the object at setup, since Oracle text dedupes them."""
+    lines: list[str] = []
+    keywords: list[str] = []
+    if p.phasing:
+        lines.append("Phasing")
+        keywords.append("Phasing")
+    if p.attachment == "aura":
+        lines.append("Enchant player" if isinstance(p.attached_to, int) else "Enchant permanent")
+        keywords.append("Enchant")
+    elif p.attachment is not None:
+        keywords.append(_ATTACH_KEYWORD[p.attachment][0])
+    noun = _noun(p)
+    lines += [_ability_line(a, noun) for a in p.abilities]
+    if p.attachment in _ATTACH_KEYWORD:
+        lines.append(_ATTACH_KEYWORD[p.attachment][1])
+    text = "\n".join(lines)
+    kind = p.attachment or "-".join(p.types)
+    if p.attachment == "aura" and isinstance(p.attached_to, int):
+        kind = "player-aura"
+    pt = f" {p.power}/{p.toughness}" if p.is_creature else ""
+    name = f"PC {kind}{pt}" + "".join(f" {a}" for a in p.abilities)
+    name += " phasing" if p.phasing else ""
+    return CardSpec(
+        name=name,
+        text=text,
+        types=tuple(t.capitalize() for t in p.types),
+        subtypes=(_SUBTYPE[p.attachment],) if p.attachment else (),
+        keywords=tuple(keywords),
+        power=p.power,
+        toughness=p.toughness,
+    )
+
+
+def _instant(name: str, text: str) -> CardSpec:
+    return CardSpec(name=name, text=text, types=("Instant",))
+
+
+PHASE_OUT = _instant("PC Phase Out", "Target permanent phases out.")
+PHASE_OUT_TWO = _instant("PC Phase Out Two", "Up to two target permanents phase out.")
+PHASE_OUT_ALL = _instant("PC Shelter", "All permanents you control phase out.")
+DESTROY_ALL = _instant("PC Wrath", "Destroy all creatures.")
+DESTROY = _instant("PC Kill", "Destroy target permanent. Draw a card.")
+DRAW_PER_CREATURE = _instant("PC Census", "Draw a card for each creature you control.")
+PUMP_TEAM = _instant("PC Rally", "Creatures you control get +1/+1 until end of turn.")
+TOKEN = _instant("PC Spirit Call", "Create a 1/1 colorless Spirit creature token.")
+PHASING_TOKEN = _instant(
+    "PC Phasing Spirit Call", "Create a 1/1 colorless Spirit creature token with phasing."
+)
+#: Library filler, drawn in draw steps; never cast.
+FILLER = CardSpec(name="PC Filler", text="", types=("Creature",), power=1, toughness=1, mana="{9}")
+
+SPELLS: tuple[CardSpec, ...] = (
+    PHASE_OUT,
+    PHASE_OUT_TWO,
+    PHASE_OUT_ALL,
+    DESTROY_ALL,
+    DESTROY,
+    DRAW_PER_CREATURE,
+    PUMP_TEAM,
+    TOKEN,
+    PHASING_TOKEN,
+)
+
+
+@lru_cache(maxsize=512)
+def face(spec: CardSpec) -> dict[str, Any]:
+    """The engine's parse of `spec` (cached: parsing costs ~1 ms a card)."""
+    import phase
+
+    return phase.build_oracle_face(spec.mtgjson(), None)
+
+
+@lru_cache(maxsize=64)
+def card_database(specs: frozenset[CardSpec]) -> Any:
+    """A `phase.Engine` whose card pool is exactly `specs`."""
+    import phase
+
+    return phase.Engine.from_json(json.dumps({s.name.lower(): face(s) for s in specs}))
+
+
+def unparsed(parsed: dict[str, Any]) -> list[str]:
+    """Pieces of a parsed face the engine did not understand."""
+    text = json.dumps(parsed)
+    return [marker for marker in ('"Unimplemented"', '"Unknown"') if marker in text]

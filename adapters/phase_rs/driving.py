@@ -1,0 +1,244 @@
+"""Playing phase.rs through its own moves: passing priority, answering its
+prompts, casting spells, activating, attacking and conceding.
+
+The driver never edits the game, with one exception: before a spell is cast,
+`ensure_in_hand` moves the invented spell card into the caster's hand (the
+suite's spells are not part of the position under test). A move the engine
+refuses is returned as a reason string, never raised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adapters.phase_rs.cards import FILLER, CardSpec
+
+PASS = {"type": "PassPriority"}
+#: More default answers than this without reaching the wanted point means
+#: the engine is looping; the driver gives up with a DriverError.
+MAX_MOVES = 2000
+
+
+class DriverError(RuntimeError):
+    """The engine asked something the adapter can't answer."""
+
+
+class Driver:
+    """Drives one phase.rs game. `events` collects the engine's raw events
+    until the caller takes them."""
+
+    def __init__(self, database: Any, game: Any, active: int) -> None:
+        self.database = database
+        self.game = game
+        self.active = active
+        self.events: list[dict[str, Any]] = []
+        self.attacked = False
+
+    # Low-level moves.
+
+    def apply(self, seat: int, move: Any) -> list[dict[str, Any]]:
+        events = list(self.game.apply(seat, move).events)
+        self.events += events
+        for e in events:
+            if e["type"] == "TurnStarted":
+                self.active = e["data"]["player_id"]
+                self.attacked = False
+        return events
+
+    def waiting(self) -> dict[str, Any]:
+        return self.game.waiting_for()
+
+    def seat_to_act(self) -> int:
+        data = self.waiting().get("data") or {}
+        if "player" in data:
+            return int(data["player"])
+        return int(self.game.priority_player())
+
+    def quiet(self) -> bool:
+        """Priority with an empty stack: the engine waits for a new move."""
+        return self.waiting()["type"] == "Priority" and not self.game.stack()
+
+    def game_over(self) -> bool:
+        return self.waiting()["type"] == "GameOver"
+
+    def answer_prompt(self) -> None:
+        """One default answer: pass priority, keep trigger order, no attacks,
+        no blocks, discard filler first."""
+        waiting = self.waiting()
+        kind, data = waiting["type"], waiting.get("data") or {}
+        seat = self.seat_to_act()
+        if kind == "Priority":
+            self.apply(seat, PASS)
+        elif kind == "OrderTriggers":
+            self.apply(
+                seat,
+                {"type": "OrderTriggers", "data": {"order": list(range(len(data["triggers"])))}},
+            )
+        elif kind == "DeclareAttackers":
+            self.apply(seat, {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}})
+        elif kind == "DeclareBlockers":
+            self.apply(seat, {"type": "DeclareBlockers", "data": {"assignments": []}})
+        elif kind == "DiscardToHandSize":
+            cards = sorted(
+                data["cards"], key=lambda oid: self.game.object(oid)["name"] != FILLER.name
+            )
+            self.apply(seat, {"type": "SelectCards", "data": {"cards": cards[: data["count"]]}})
+        else:
+            raise DriverError(f"phase.rs asks {kind}, which a scenario never needs: {waiting}")
+
+    def settle(self) -> None:
+        """Let every player pass until the stack is empty (triggered
+        abilities resolve), answering prompts on the way."""
+        for _ in range(MAX_MOVES):
+            if self.quiet() or self.game_over():
+                return
+            self.answer_prompt()
+        raise DriverError("phase.rs did not settle")
+
+    def give_priority(self, seat: int) -> None:
+        """Pass priority around until `seat` holds it. Called with priority
+        held by a player before `seat` in the round, so no step ends."""
+        for _ in range(MAX_MOVES):
+            if self.waiting()["type"] == "Priority" and self.game.priority_player() == seat:
+                return
+            self.answer_prompt()
+        raise DriverError(f"player {seat} never got priority")
+
+    # Turns.
+
+    def pass_turn(self) -> None:
+        """Play on to the next turn's first main phase (502, 505)."""
+        turn = self.game.turn
+        for _ in range(MAX_MOVES):
+            if self.game_over() or (self.game.turn != turn and self.main_phase_quiet()):
+                return
+            self.answer_prompt()
+        raise DriverError("phase.rs never reached the next turn's main phase")
+
+    def main_phase_quiet(self) -> bool:
+        return self.game.phase == "PreCombatMain" and self.quiet()
+
+    # Spells and abilities.
+
+    def ensure_in_hand(self, wanted: list[tuple[int, CardSpec]]) -> None:
+        """Put a copy of each wanted spell in its player's hand, taken from
+        their library or graveyard (a setup edit, at a quiet moment)."""
+        missing = [
+            (seat, spec)
+            for seat, spec in wanted
+            if not any(o["name"] == spec.name for o in self.game.hand(seat))
+        ]
+        if not missing:
+            return
+        exported = self.game.state()
+        state = exported["state"]
+        for seat, spec in missing:
+            player = state["players"][seat]
+            for zone in ("library", "graveyard"):
+                found = [i for i in player[zone] if state["objects"][str(i)]["name"] == spec.name]
+                if found:
+                    player[zone].remove(found[0])
+                    player["hand"].append(found[0])
+                    state["objects"][str(found[0])]["zone"] = "Hand"
+                    break
+            else:
+                raise DriverError(f"player {seat} has no copy of {spec.name} left")
+        self.game = self.database.load_game(exported)
+
+    def cast(self, seat: int, spec: CardSpec, targets: list[int]) -> str | None:
+        """Cast `spec` from `seat`'s hand with `targets` (object ids) and
+        leave it on the stack. A target the engine doesn't offer, or one it
+        didn't choose when it picked the only legal target itself, refuses
+        the cast and restores the game as it was."""
+        self.give_priority(seat)
+        hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
+        move = next(
+            (m for m in self.game.actions() if m.kind == "CastSpell" and m.object_id in hand), None
+        )
+        if move is None:
+            return f"player {seat} can't cast {spec.name} now"
+        snapshot = self.game.state() if targets else None
+        start = len(self.events)
+        refusal = self._choose_targets(seat, move, targets)
+        if refusal is not None and snapshot is not None:
+            self.game = self.database.load_game(snapshot)
+            del self.events[start:]
+        return refusal
+
+    def _choose_targets(self, seat: int, move: Any, targets: list[int]) -> str | None:
+        start = len(self.events)
+        self.apply(seat, move)
+        for target in targets:
+            waiting = self.waiting()
+            if waiting["type"] != "TargetSelection":
+                break
+            if {"Object": target} not in waiting["data"]["selection"]["current_legal_targets"]:
+                return f"object {target} is not a legal target"
+            self.apply(seat, {"type": "ChooseTarget", "data": {"target": {"Object": target}}})
+        if self.waiting()["type"] == "TargetSelection":
+            self.apply(seat, {"type": "ChooseTarget", "data": {"target": None}})
+        chosen = sorted(
+            e["data"]["target"].get("Object")
+            for e in self.events[start:]
+            if e["type"] == "BecomesTarget"
+        )
+        if chosen != sorted(targets):
+            return f"objects {sorted(set(targets) - set(chosen))} are not legal targets"
+        return None
+
+    def activate(self, seat: int, source: int) -> str | None:
+        """Activate `source`'s only non-mana ability, if the engine offers it."""
+        self.give_priority(seat)
+        move = next(
+            (
+                m
+                for m in self.game.actions()
+                if m.kind == "ActivateAbility" and m.data.get("source_id") == source
+            ),
+            None,
+        )
+        if move is None:
+            return f"phase.rs offers no activation of object {source}"
+        self.apply(seat, move)
+        return None
+
+    # Combat and leaving.
+
+    def declare_attackers(self, seat: int, attackers: list[int], defender: int) -> str | None:
+        """Move to the declare attackers step and declare; if the engine
+        refuses, the game is restored to the main phase it was in."""
+        snapshot = self.game.state()
+        events = len(self.events)
+        refusal = self._try_attack(seat, attackers, defender)
+        if refusal is not None:
+            self.game = self.database.load_game(snapshot)
+            del self.events[events:]
+            return refusal
+        self.attacked = True
+        return None
+
+    def _try_attack(self, seat: int, attackers: list[int], defender: int) -> str | None:
+        for _ in range(MAX_MOVES):
+            waiting = self.waiting()
+            if waiting["type"] == "DeclareAttackers":
+                break
+            if self.game.phase not in ("PreCombatMain", "BeginCombat"):
+                return "phase.rs offers no attack: no creature can attack"
+            self.answer_prompt()
+        valid = set(waiting["data"].get("valid_attacker_ids", []))
+        bad = [a for a in attackers if a not in valid]
+        if bad:
+            return f"objects {bad} can't attack"
+        attack = {"type": "Player", "data": defender}
+        move = {
+            "type": "DeclareAttackers",
+            "data": {"attacks": [[a, attack] for a in attackers], "bands": []},
+        }
+        try:
+            self.apply(seat, move)
+        except (ValueError, RuntimeError) as e:
+            return f"phase.rs refused the attack: {e}"
+        return None
+
+    def concede(self, seat: int) -> None:
+        self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})

@@ -1,0 +1,74 @@
+"""`PhaseRsEngine`: the protocol's `Engine` for phase.rs, with the
+capabilities the adapter can really express and play."""
+
+from __future__ import annotations
+
+import importlib.util
+from importlib import metadata
+from typing import TYPE_CHECKING
+
+from conformance.capabilities import Capability as C
+
+if TYPE_CHECKING:
+    from adapters.phase_rs.game import PhaseRsGame
+    from conformance.setup import Setup
+
+DISTRIBUTION = "phase-python"
+INSTALL_HINT = "phase-python is not installed; pip install 'phasecert[phase-rs]'"
+
+#: Missing: CHOICES ("as this enters, choose" is not set up), CONTROL_CHANGE
+#: (the engine has no "phased out under player X" state, and "for as long as
+#: you control X" can't be cast for an arbitrary X), PHASE_OUT_UNTIL (no
+#: "phases out until X leaves the battlefield" in the engine, 610.4).
+CAPABILITIES: frozenset[C] = frozenset(
+    {
+        C.TOKENS,
+        C.AURAS,
+        C.PLAYER_AURAS,
+        C.EQUIPMENT,
+        C.FORTIFICATIONS,
+        C.COUNTERS,
+        C.REDUNDANT_PHASING,
+        C.TRIGGERS,
+        C.PHASE_TRIGGERS,
+        C.ANTHEM,
+        C.ACTIVATED_ABILITIES,
+        C.PT_BOOST,
+        C.SKIP_UNTAP,
+        C.MULTIPLAYER,
+        C.TARGETING,
+        C.PHASE_OUT_ALL,
+        C.DESTROY,
+        C.COUNT_CREATURES,
+        C.COMBAT,
+        C.LEAVE_GAME,
+    }
+)
+
+
+class PhaseRsEngine:
+    """Implements `adapters.protocol.Engine` for phase.rs."""
+
+    name = "phase-rs"
+    capabilities: frozenset[C] = CAPABILITIES
+
+    def __init__(self) -> None:
+        if importlib.util.find_spec("phase") is None:
+            raise RuntimeError(INSTALL_HINT)
+        try:
+            self.version: str = metadata.version(DISTRIBUTION)
+        except metadata.PackageNotFoundError:
+            raise RuntimeError(INSTALL_HINT) from None
+
+    def start(self, setup: Setup) -> PhaseRsGame:
+        """A game in the position `setup`; ValueError names what phase.rs
+        can't express (a capability it lacks, or a state it has no field for)."""
+        from adapters.phase_rs.game import PhaseRsGame
+        from adapters.phase_rs.position import setup_problems
+
+        missing = sorted(c.value for c in setup.capabilities() - self.capabilities)
+        problems = [f"needs capabilities phase-rs lacks: {', '.join(missing)}"] if missing else []
+        problems += setup_problems(setup)
+        if problems:
+            raise ValueError("phase-rs can't set up this position: " + "; ".join(problems))
+        return PhaseRsGame(setup)

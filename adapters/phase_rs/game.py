@@ -1,0 +1,192 @@
+"""A phase.rs game playing the suite's actions (see conformance.actions).
+
+Each action becomes the engine's own moves: spells are invented free
+instants cast from hand and resolved by everyone passing priority; passing
+the turn lets the engine run cleanup, the next untap step (502.1, 702.26a),
+upkeep and draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adapters.phase_rs import cards
+from adapters.phase_rs.driving import Driver
+from adapters.phase_rs.observing import Reader, lookup
+from adapters.phase_rs.position import build
+from conformance import actions as a
+from conformance.legality import check_setup
+from conformance.observation import Observation
+from conformance.setup import Setup
+
+
+class PhaseRsGame:
+    """Implements `adapters.protocol.Game` for phase.rs."""
+
+    def __init__(self, setup: Setup) -> None:
+        check_setup(setup)
+        position = build(setup)
+        self.driver = Driver(position.database, position.game, setup.active)
+        self.reader = Reader(position.ids, setup.players)
+        self.drawn = [0] * setup.players
+        self._play: dict[type, Callable[[Any], str | None]] = {
+            a.PassTurn: self._pass_turn,
+            a.PhaseOut: self._phase_out,
+            a.PhaseOutAll: lambda x: self._cast(x.player, cards.PHASE_OUT_ALL),
+            a.DestroyAll: lambda x: self._cast(x.caster, cards.DESTROY_ALL),
+            a.Destroy: self._destroy,
+            a.DrawPerCreature: lambda x: self._cast(x.player, cards.DRAW_PER_CREATURE),
+            a.PumpTeam: lambda x: self._cast(x.player, cards.PUMP_TEAM),
+            a.CreateToken: self._create_token,
+            a.Activate: self._activate,
+            a.DeclareAttackers: self._declare_attackers,
+            a.Concede: self._concede,
+        }
+
+    # The protocol.
+
+    def perform(self, action: a.Action) -> Observation:
+        play = self._play.get(type(action))
+        if play is None:
+            return self.observe(
+                f"phase-rs adapter can't play {type(action).__name__} (capability missing)"
+            )
+        if self.driver.game_over():
+            return self.observe("the game is over")
+        refused = play(action)
+        if refused is None:
+            self.driver.settle()
+        return self.observe(refused)
+
+    def observe(self, refused: str | None = None) -> Observation:
+        game = self.driver.game
+        raw, self.driver.events = self.driver.events, []
+        gone = self.reader.left_game(game)
+        return Observation(
+            turn=game.turn,
+            active=self.driver.active,
+            players=self.reader.players_view(game, self.drawn),
+            permanents=self.reader.permanents(game, self._attacking()),
+            events=self.reader.events(raw, gone),
+            refused=refused,
+        )
+
+    def _attacking(self) -> set[int]:
+        if not self.driver.attacked:
+            return set()
+        combat = self.driver.game.state()["state"].get("combat") or {}
+        return {entry["object_id"] for entry in combat.get("attackers", [])}
+
+    # Checks shared by actions.
+
+    def _oid(self, pid: str) -> int | None:
+        return self.reader.ids.get(pid)
+
+    def _not_in_game(self, player: int) -> str | None:
+        if not 0 <= player < self.reader.players or player in self.reader.left_game(
+            self.driver.game
+        ):
+            return f"player {player} is not in the game"
+        return None
+
+    def _count_draws(self, start: int) -> None:
+        for e in self.driver.events[start:]:
+            if e["type"] == "CardDrawn":
+                self.drawn[e["data"]["player_id"]] += 1
+
+    # Actions.
+
+    def _pass_turn(self, _: a.PassTurn) -> str | None:
+        self.driver.pass_turn()
+        return None
+
+    def _cast(self, caster: int, spec: cards.CardSpec, targets: tuple[str, ...] = ()) -> str | None:
+        """Cast `spec` and let it resolve; spells' draws are counted."""
+        refused = self._not_in_game(caster)
+        oids = [self._oid(t) for t in targets]
+        if refused is None and None in oids:
+            refused = f"{targets} names a permanent that doesn't exist"
+        if refused is not None:
+            return refused
+        self.driver.ensure_in_hand([(caster, spec)])
+        start = len(self.driver.events)
+        refused = self.driver.cast(caster, spec, [o for o in oids if o is not None])
+        if refused is None:
+            self.driver.settle()
+            self._count_draws(start)
+        return refused
+
+    def _phase_out(self, action: a.PhaseOut) -> str | None:
+        if len(set(action.targets)) != len(action.targets) or not 1 <= len(action.targets) <= 2:
+            return "phase-rs adapter casts one or two distinct targets"
+        spec = cards.PHASE_OUT if len(action.targets) == 1 else cards.PHASE_OUT_TWO
+        return self._cast(action.caster, spec, action.targets)
+
+    def _destroy(self, action: a.Destroy) -> str | None:
+        """R2017-targets: with `phased_out_in_response`, the target's
+        controller answers with a phase-out spell on it."""
+        if not action.phased_out_in_response:
+            return self._cast(action.caster, cards.DESTROY, (action.target,))
+        refused = self._not_in_game(action.caster)
+        target = self._oid(action.target)
+        if refused is not None or target is None:
+            return refused or f"{action.target} doesn't exist"
+        obj = lookup(self.driver.game, target)
+        responder = obj["controller"] if obj is not None else action.caster
+        self.driver.ensure_in_hand([(action.caster, cards.DESTROY), (responder, cards.PHASE_OUT)])
+        start = len(self.driver.events)
+        refused = self.driver.cast(action.caster, cards.DESTROY, [target])
+        if refused is not None:
+            return refused
+        response = self.driver.cast(responder, cards.PHASE_OUT, [target])
+        if response is not None:
+            raise RuntimeError(f"phase.rs refused the response to Destroy: {response}")
+        self.driver.settle()
+        self._count_draws(start)
+        return None
+
+    def _create_token(self, action: a.CreateToken) -> str | None:
+        if action.id in self.reader.ids or not 0 <= action.phasing <= 1:
+            return f"can't create a token named {action.id!r} with {action.phasing} phasing"
+        spec = cards.PHASING_TOKEN if action.phasing else cards.TOKEN
+        start = len(self.driver.events)
+        refused = self._cast(action.player, spec)
+        created = [
+            e["data"]["object_id"]
+            for e in self.driver.events[start:]
+            if e["type"] == "TokenCreated"
+        ]
+        if refused is None and created:
+            self.reader.ids[action.id] = created[0]
+            self.reader.tokens.add(action.id)
+        return refused
+
+    def _activate(self, action: a.Activate) -> str | None:
+        refused = self._not_in_game(action.player)
+        source = self._oid(action.source)
+        if refused is not None or source is None:
+            return refused or f"{action.source} doesn't exist"
+        return self.driver.activate(action.player, source)
+
+    def _declare_attackers(self, action: a.DeclareAttackers) -> str | None:
+        d = self.driver
+        if action.player != d.active or d.attacked or action.defender == action.player:
+            return "attackers can't be declared now"
+        refused = self._not_in_game(action.defender)
+        oids = [self._oid(x) for x in action.attackers]
+        if refused is not None:
+            return refused
+        if not oids or None in oids or len(set(oids)) != len(oids):
+            return "attackers must be distinct existing permanents, at least one"
+        return d.declare_attackers(
+            action.player, [o for o in oids if o is not None], action.defender
+        )
+
+    def _concede(self, action: a.Concede) -> str | None:
+        refused = self._not_in_game(action.player)
+        if refused is None and action.player == self.driver.active:
+            refused = "the active player can't concede in a scenario"
+        if refused is None:
+            self.driver.concede(action.player)
+        return refused

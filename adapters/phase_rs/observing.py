@@ -1,0 +1,157 @@
+"""Reading phase.rs back as an `Observation`: its objects, players and events
+in the suite's vocabulary.
+
+Two engine representations are translated: a player who left the game
+(800.4a) has their objects moved to exile, reported here as zone "none"; a
+token off the battlefield (704.5d) is "none" too. Triggered abilities are
+identified by the life they gain (`TRIGGER_LIFE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from adapters.phase_rs.position import COUNTER_FROM_ENGINE
+from conformance.observation import Event, PermanentView, PlayerView, Zone
+from conformance.setup import TRIGGER_LIFE
+
+_ZONE: dict[str, Zone] = {"Battlefield": "battlefield", "Graveyard": "graveyard", "Exile": "exile"}
+_TRIGGER_BY_LIFE = {life: kind for kind, life in TRIGGER_LIFE.items()}
+
+
+def lookup(game: Any, oid: int) -> dict[str, Any] | None:
+    """The engine's object `oid`, or None once it ceased to exist (704.5d)."""
+    try:
+        return game.object(oid)
+    except ValueError:
+        return None
+
+
+class Reader:
+    """Translates one game's engine ids into setup ids."""
+
+    def __init__(self, ids: dict[str, int], players: int) -> None:
+        self.ids = dict(ids)
+        self.players = players
+        self.tokens: set[str] = set()
+
+    def name_of(self, oid: int) -> str | None:
+        return next((pid for pid, eid in self.ids.items() if eid == oid), None)
+
+    def left_game(self, game: Any) -> set[int]:
+        return {s for s in range(self.players) if game.player(s)["is_eliminated"]}
+
+    def zone(self, obj: dict[str, Any] | None, pid: str, gone: set[int]) -> Zone:
+        if obj is None or obj["zone"] not in _ZONE:
+            return "none"
+        if obj["owner"] in gone or (pid in self.tokens and obj["zone"] != "Battlefield"):
+            return "none"
+        return _ZONE[obj["zone"]]
+
+    def permanents(self, game: Any, attacking: set[int]) -> tuple[PermanentView, ...]:
+        gone = self.left_game(game)
+        return tuple(self._view(game, pid, eid, gone, attacking) for pid, eid in self.ids.items())
+
+    def _view(
+        self, game: Any, pid: str, eid: int, gone: set[int], attacking: set[int]
+    ) -> PermanentView:
+        obj = lookup(game, eid)
+        zone = self.zone(obj, pid, gone)
+        if zone != "battlefield":
+            return PermanentView(pid, zone)
+        status = obj.get("phase_status") or {"status": "PhasedIn"}
+        out = status["status"] == "PhasedOut"
+        creature = "Creature" in obj["card_types"]["core_types"]
+        shown = creature and not out
+        return PermanentView(
+            id=pid,
+            zone="battlefield",
+            phased_out=out,
+            cause=("direct" if status["cause"] == "Directly" else "indirect") if out else None,
+            controller=obj["controller"],
+            tapped=obj["tapped"],
+            counters=tuple(
+                sorted(
+                    (COUNTER_FROM_ENGINE.get(k, k), n) for k, n in obj["counters"].items() if n > 0
+                )
+            ),
+            attached_to=self._host(obj.get("attached_to")),
+            power=obj["power"] if shown else None,
+            toughness=obj["toughness"] if shown else None,
+            attacking=eid in attacking,
+        )
+
+    def _host(self, ref: dict[str, Any] | None) -> str | int | None:
+        if ref is None:
+            return None
+        if ref["type"] == "Player":
+            return int(ref["data"])
+        return self.name_of(ref["data"])
+
+    def players_view(self, game: Any, drawn: list[int]) -> tuple[PlayerView, ...]:
+        views = []
+        for seat in range(self.players):
+            player = game.player(seat)
+            views.append(PlayerView(seat, not player["is_eliminated"], player["life"], drawn[seat]))
+        return tuple(views)
+
+    def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:
+        """The engine's events about setup permanents and tokens. A resolved
+        life gain (`LifeChanged`, then `EffectResolved` GainLife naming its
+        source) of a `TRIGGER_LIFE` amount is that source's trigger."""
+        raw = list(raw)
+        left = {
+            e["data"]["object_id"]
+            for e in raw
+            if e["type"] == "ZoneChanged" and e["data"]["from"] == "Battlefield"
+        }
+        out: list[Event] = []
+        life = 0
+        for e in raw:
+            kind, data = e["type"], e.get("data") or {}
+            if kind == "LifeChanged":
+                life = data["amount"]
+                continue
+            if kind == "EffectResolved" and data["kind"] == "GainLife":
+                pid = self.name_of(data["source_id"])
+                if pid is not None and life in _TRIGGER_BY_LIFE:
+                    out.append(Event("trigger", pid, _TRIGGER_BY_LIFE[life]))
+                life = 0
+                continue
+            event = self._event(kind, data, gone, left)
+            if event is not None:
+                out.append(event)
+        return tuple(out)
+
+    def _event(
+        self, kind: str, data: dict[str, Any], gone: set[int], left: set[int]
+    ) -> Event | None:
+        """One engine event; `Unattached` only for an attachment that stays
+        on the battlefield (704.5n), not one that leaves it."""
+        subject = data.get("object_id", data.get("attachment_id"))
+        pid = None if subject is None else self.name_of(subject)
+        if pid is None:
+            return None
+        if kind == "PermanentPhasedOut":
+            return Event("phased_out", pid, "indirect" if data["indirect"] else "direct")
+        if kind == "PermanentPhasedIn":
+            return Event("phased_in", pid)
+        if kind == "Unattached":
+            return None if subject in left else Event("unattached", pid)
+        if kind == "Attached":
+            return Event("attached", pid, str(self._host(data.get("target")) or ""))
+        if kind == "ZoneChanged" and "Battlefield" in (data["from"], data["to"]):
+            return Event(
+                "zone_change",
+                pid,
+                f"{self._side(data['from'], data, gone)}->{self._side(data['to'], data, gone)}",
+            )
+        return None
+
+    def _side(self, zone: str | None, data: dict[str, Any], gone: set[int]) -> str:
+        if zone is None:
+            return "none"
+        if zone == "Exile" and data["record"].get("owner") in gone:
+            return "none"
+        return _ZONE.get(zone, zone.lower())

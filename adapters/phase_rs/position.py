@@ -1,0 +1,185 @@
+"""Building a `Setup` in phase.rs: a new game with invented decks, then the
+starting position written into the engine's exported state and loaded back.
+
+Only the starting position is written this way; everything the suite tests
+(phasing, untapping, spells, state-based actions) is then played by the
+engine. Each player's library holds filler on top (drawn in draw steps) and
+one copy of each spell below, which `Driver.ensure_in_hand` fetches.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_database, permanent_card
+from conformance.setup import (
+    STARTING_LIFE,
+    BoostEffect,
+    Duration,
+    Permanent,
+    Setup,
+    SkipUntap,
+)
+
+#: Filler cards on top of each library, enough for several draw steps.
+FILLER_CARDS = 5
+#: Counter kinds the engine spells differently from the suite.
+COUNTER_TO_ENGINE = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
+COUNTER_FROM_ENGINE = {v: k for k, v in COUNTER_TO_ENGINE.items()}
+_DURATION = {
+    "end_of_turn": "UntilEndOfTurn",
+    "your_next_turn": {"UntilNextTurnOf": {"player": {"type": "Controller"}}},
+    "indefinitely": "Permanent",
+}
+
+
+@dataclass
+class Position:
+    """A loaded game and the engine object id of each setup permanent."""
+
+    database: Any
+    game: Any
+    ids: dict[str, int]
+
+
+def setup_problems(setup: Setup) -> list[str]:
+    """What in `setup` phase.rs has no state for, as readable sentences."""
+    problems = []
+    for p in setup.permanents:
+        out = p.phased_out
+        if out is not None and out.cause == "direct" and out.under != p.controller:
+            problems.append(
+                f"{p.id}: phase.rs has no 'phased out under player' state; it phases a "
+                f"permanent in at its controller's untap step, so {p.id} can't be phased "
+                f"out under {out.under} while controlled by {p.controller}"
+            )
+    for e in setup.effects:
+        if isinstance(e, BoostEffect) and e.duration.kind not in _DURATION:
+            problems.append(f"a boost lasting {e.duration.kind!r} has no phase.rs duration")
+    return problems
+
+
+def build(setup: Setup) -> Position:
+    """Start a phase.rs game in the position `setup` describes (legal, and
+    free of `setup_problems`)."""
+    cards = {p.id: permanent_card(p) for p in setup.permanents}
+    database = card_database(frozenset([*cards.values(), *SPELLS, FILLER]))
+    decks = [
+        [cards[p.id].name for p in setup.permanents if p.owner == seat]
+        + [s.name for s in SPELLS]
+        + [FILLER.name] * FILLER_CARDS
+        for seat in range(setup.players)
+    ]
+    game = database.new_game(
+        decks[0],
+        decks[1],
+        extra_players=decks[2:] or None,
+        seed=1,
+        format="FreeForAll" if setup.players > 2 else "Standard",
+        first_player=setup.active,
+    )
+    _keep_opening_hands(game)
+    exported = game.state()
+    state = exported["state"]
+    ids = _place_cards(state, setup, cards)
+    for p in setup.permanents:
+        _write_permanent(state, p, ids, setup.turn)
+    _write_effects(state, setup, ids)
+    _write_turn(state, setup)
+    return Position(database, database.load_game(exported), ids)
+
+
+def _keep_opening_hands(game: Any) -> None:
+    while (waiting := game.waiting_for())["type"] == "MulliganDecision":
+        seat = waiting["data"]["pending"][0]["player"]
+        game.apply(seat, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+
+
+def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]) -> dict[str, int]:
+    """Give each setup permanent an object of its card; empty every hand and
+    stack each library: filler on top, then one copy of each spell."""
+    objects = state["objects"]
+    ids: dict[str, int] = {}
+    for seat, player in enumerate(state["players"]):
+        pool = sorted(player["hand"] + player["library"])
+        by_name: dict[str, list[int]] = {}
+        for oid in pool:
+            by_name.setdefault(objects[str(oid)]["name"], []).append(oid)
+        for p in setup.permanents:
+            if p.owner == seat:
+                ids[p.id] = by_name[cards[p.id].name].pop(0)
+        library = by_name.pop(FILLER.name) + [by_name.pop(s.name).pop() for s in SPELLS]
+        for oid in library:
+            objects[str(oid)]["zone"] = "Library"
+        player["hand"], player["library"], player["graveyard"] = [], library, []
+        player["life"] = STARTING_LIFE
+    return {p.id: ids[p.id] for p in setup.permanents}
+
+
+def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
+    obj = state["objects"][str(ids[p.id])]
+    obj["zone"] = "Battlefield"
+    obj["controller"] = obj["base_controller"] = p.controller
+    obj["tapped"] = p.tapped
+    obj["summoning_sick"] = p.sick
+    obj["entered_battlefield_turn"] = turn if p.sick else 0
+    obj["counters"] = {COUNTER_TO_ENGINE.get(k, k): n for k, n in p.counters}
+    if p.token:
+        obj["is_token"] = True
+    if p.phasing > 1:  # 702.26p: Oracle text would merge the instances.
+        for key in ("keywords", "base_keywords"):
+            obj[key] = [k for k in obj[key] if k != "Phasing"] + ["Phasing"] * p.phasing
+    if p.phased_out is not None:
+        cause = "Directly" if p.phased_out.cause == "direct" else "Indirectly"
+        obj["phase_status"] = {"status": "PhasedOut", "cause": cause}
+    if isinstance(p.attached_to, int):
+        obj["attached_to"] = {"type": "Player", "data": p.attached_to}
+    elif p.attached_to is not None:
+        host = ids[p.attached_to]
+        obj["attached_to"] = {"type": "Object", "data": host}
+        state["objects"][str(host)]["attachments"].append(ids[p.id])
+    state["battlefield"].append(ids[p.id])
+
+
+def _write_effects(state: dict[str, Any], setup: Setup, ids: dict[str, int]) -> None:
+    """Boosts become the engine's transient continuous effects (613.4c);
+    skipped untap steps its `steps_to_skip` (702.26m)."""
+    skips = Counter(e.player for e in setup.effects if isinstance(e, SkipUntap))
+    for player, n in skips.items():
+        state["steps_to_skip"][player]["Untap"] = n
+    for e in setup.effects:
+        if isinstance(e, BoostEffect):
+            for target in e.targets:
+                _add_boost(state, ids[target], e, e.duration)
+
+
+def _add_boost(state: dict[str, Any], oid: int, e: BoostEffect, duration: Duration) -> None:
+    effect_id = state["next_continuous_effect_id"]
+    timestamp = state["next_timestamp"]
+    state["next_continuous_effect_id"] = effect_id + 1
+    state["next_timestamp"] = timestamp + 1
+    state["transient_continuous_effects"].append(
+        {
+            "affected": {"type": "SpecificObject", "id": oid},
+            "controller": e.controller,
+            "duration": _DURATION[duration.kind],
+            "id": effect_id,
+            "modifications": [
+                {"type": "AddPower", "value": e.power},
+                {"type": "AddToughness", "value": e.toughness},
+            ],
+            "source_id": oid,
+            "source_name": "phasecert setup",
+            "timestamp": timestamp,
+        }
+    )
+
+
+def _write_turn(state: dict[str, Any], setup: Setup) -> None:
+    """The active player's first main phase, with priority (505.1)."""
+    state["active_player"] = state["priority_player"] = setup.active
+    state["turn_number"] = setup.turn
+    state["phase"] = "PreCombatMain"
+    state["waiting_for"] = {"type": "Priority", "data": {"player": setup.active}}

@@ -1,0 +1,77 @@
+"""Boards for the untap-step benchmarks: legal setups of any size where every
+part of the untap step has work to do (502.1, 702.26a, 702.26g, 502.3).
+
+A board repeats one block of ten permanents, all controlled by the player
+whose untap step is measured (the worst case: nothing can be skipped by
+controller). Half of them have phasing, four in ten are phased out, and an
+Aura and two Equipment are attached, one of them phased out indirectly with
+its host. Hosts come before their attachments, as `check_setup` requires.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from conformance.observation import Observation
+from conformance.setup import Permanent, PhasedOut, Setup
+
+#: Board sizes measured, in permanents.
+SIZES: tuple[int, ...] = (10, 100, 1_000, 10_000)
+#: Permanents in one block; every size is a multiple of it.
+BLOCK = 10
+#: The player whose untap step runs: the next player after the active one.
+UNTAPPING = 1
+#: Positions in a block that are phased out once the untap step is over:
+#: the phasing creature and its Aura (indirectly, 702.26g), the phasing land
+#: and artifact. Everything that was out phases in (702.26a).
+OUT_AFTER: frozenset[int] = frozenset({0, 1, 6, 7})
+
+
+@cache
+def board(size: int) -> Setup:
+    """A legal two-player position with `size` permanents, player 0 active;
+    built once per size, since every round of a benchmark starts from it."""
+    if size % BLOCK:
+        raise ValueError(f"board size must be a multiple of {BLOCK}, got {size}")
+    blocks = (_block(i) for i in range(size // BLOCK))
+    return Setup(players=2, active=0, permanents=tuple(p for b in blocks for p in b))
+
+
+def _block(i: int) -> tuple[Permanent, ...]:
+    def pid(k: int) -> str:
+        return f"b{i}.{k}"
+
+    def perm(k: int, **fields: object) -> Permanent:
+        return Permanent(pid(k), owner=UNTAPPING, controller=UNTAPPING, **fields)  # type: ignore[arg-type]
+
+    out = PhasedOut("direct", UNTAPPING)
+    aura = {"types": ("enchantment",), "attachment": "aura"}
+    equipment = {"types": ("artifact",), "attachment": "equipment"}
+    return (
+        perm(0, phasing=1, tapped=True, power=2, toughness=2),
+        perm(1, attached_to=pid(0), **aura),
+        perm(2, phasing=1, tapped=True, power=1, toughness=1, phased_out=out),
+        perm(3, attached_to=pid(2), phased_out=PhasedOut("indirect", UNTAPPING), **equipment),
+        perm(4, tapped=True, power=3, toughness=3),
+        perm(5, attached_to=pid(4), tapped=True, **equipment),
+        perm(6, types=("land",), phasing=1, tapped=True),
+        perm(7, types=("artifact",), phasing=1),
+        perm(8, tapped=True, power=1, toughness=1, phased_out=out),
+        perm(9, types=("enchantment",), phasing=1, phased_out=out),
+    )
+
+
+def untap_problems(observation: Observation, size: int) -> list[str]:
+    """What is wrong with the board after its untap step, so that a benchmark
+    measures an engine that did the work: the right permanents are phased
+    out (702.26a, 702.26g) and every phased-in one is untapped (502.3)."""
+    problems = []
+    for view in observation.permanents:
+        should_be_out = int(view.id.rsplit(".", 1)[1]) in OUT_AFTER
+        if view.phased_out != should_be_out:
+            problems.append(f"{view.id} phased_out={view.phased_out}, expected {should_be_out}")
+        elif view.phased_in and view.tapped:
+            problems.append(f"{view.id} is still tapped")
+    if len(observation.permanents) != size:
+        problems.append(f"{len(observation.permanents)} permanents observed, expected {size}")
+    return problems

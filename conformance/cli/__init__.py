@@ -1,0 +1,99 @@
+"""The `phasecert` command: certify an engine, replay a counterexample, list
+rules and engines, merge shard reports.
+
+Exit codes:
+  0  the engine conforms, or has no regression against the baseline
+     (replay: the counterexample no longer fails)
+  1  failures, or regressions against the baseline (replay: it still fails)
+  2  usage or setup error (unknown engine or rule, bad file), one line on stderr
+  130  interrupted (Ctrl-C): every report and baseline file is whole, old or new
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from adapters.discovery import EngineNotFound
+from conformance.baseline import BaselineError
+from conformance.checking import PROFILES
+from conformance.corpus import CorpusError
+from conformance.running import DEFAULT_TIMEOUT
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, and exit code 2 like the rest."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"phasecert: error: {message} (see: {self.prog} --help)\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="phasecert", description=__doc__.split("\n\n")[0])
+    top.epilog = "Exit codes: 0 conforms, 1 failures or regressions, 2 usage error."
+    sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("certify", help="run the suite on an engine and write its reports")
+    run.add_argument("--engine", required=True, help="engine name (see: phasecert engines)")
+    run.add_argument(
+        "--profile",
+        default="ci",
+        choices=sorted(PROFILES),
+        help="ci: derandomized (default); certify: thorough; dev: fast",
+    )
+    run.add_argument("--rule", action="append", default=[], metavar="ID", help="repeatable")
+    run.add_argument("--out", metavar="DIR", help="report directory (default reports/<engine>)")
+    run.add_argument("--seed", type=int, help="Hypothesis seed, for a reproducible run")
+    run.add_argument("--shard", metavar="I/N", help="run only shard I of N, e.g. 2/4")
+    run.add_argument("-n", dest="workers", metavar="N|auto", help="parallel workers (xdist)")
+    run.add_argument(
+        "--example-db", metavar="URL|DIR", help="Hypothesis example DB: redis://HOST:PORT/N or DIR"
+    )
+    run.add_argument("--engine-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
+    _baseline_options(run)
+
+    replay = sub.add_parser("replay", help="re-run one stored counterexample")
+    replay.add_argument("file", help="a scenario file, e.g. from reports/<engine>/counterexamples")
+    replay.add_argument("--engine", required=True)
+    replay.add_argument("--property", help="property to check (default: from the file name)")
+    replay.add_argument("--engine-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
+
+    sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
+    sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
+
+    merge = sub.add_parser("merge", help="combine shard reports of one engine into one")
+    merge.add_argument("reports", nargs="+", metavar="REPORT", help="shard report.json files")
+    merge.add_argument("--out", metavar="DIR", help="report directory (default reports/<engine>)")
+    _baseline_options(merge)
+    return top
+
+
+def _baseline_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--baseline", metavar="FILE", help="expected statuses; gate on new ones")
+    command.add_argument(
+        "--update-baseline", action="store_true", help="rewrite --baseline FILE from this run"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    from conformance.cli import certify, listing, replaying
+
+    commands = {
+        "certify": certify.certify,
+        "merge": certify.merge,
+        "replay": replaying.replay,
+        "rules": lambda _: listing.list_rules(),
+        "engines": lambda _: listing.list_engines(),
+    }
+    try:
+        return commands[args.command](args)
+    except (certify.UsageFailure, EngineNotFound, BaselineError, CorpusError) as e:
+        print(f"phasecert: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except (certify.Interrupted, KeyboardInterrupt):
+        print("phasecert: interrupted; no file was left half-written", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -1,0 +1,114 @@
+"""`phasecert replay FILE --engine NAME`: re-run one stored counterexample.
+
+It shows the scenario in words, the property's verdict (what the rule
+expected, what the engine showed), and then, step by step, the reference
+engine's observation beside the engine's, so the bug can be read off
+without a debugger.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from itertools import zip_longest
+from pathlib import Path
+
+from adapters.discovery import load_engine
+from adapters.reference import ReferenceEngine
+from conformance.cli.certify import UsageFailure
+from conformance.codec import DecodeError, loads_scenario
+from conformance.corpus import property_of
+from conformance.describe import describe_scenario
+from conformance.differential import differences
+from conformance.observation import Observation, PermanentView
+from conformance.properties import REGISTRY, Violation
+from conformance.running import EngineError, Trace, play
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Exit 1 when the counterexample still fails on the engine, 0 when it
+    now passes."""
+    path = Path(args.file)
+    try:
+        scenario = loads_scenario(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageFailure(f"{path}: can't read it ({e})") from None
+    except DecodeError as e:
+        raise UsageFailure(f"{path}: not a scenario: {e}") from None
+    name = args.property or property_of(path)
+    if name not in REGISTRY:
+        raise UsageFailure(
+            f"{path}: no property {name!r}; name the property to check with --property"
+        )
+    prop = REGISTRY[name]
+    engine = load_engine(args.engine)
+    missing = scenario.capabilities() - engine.capabilities
+    if missing:
+        raise UsageFailure(f"{engine.name} can't play {path}: needs {', '.join(sorted(missing))}")
+
+    print(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
+    expected = play(ReferenceEngine(), scenario, args.engine_timeout)
+    try:
+        observed = play(engine, scenario, args.engine_timeout)
+    except EngineError as e:
+        print(f"{prop.name} ({', '.join(prop.rules)}): ENGINE ERROR\n  {e}")
+        return 1
+    failed = _verdict(prop.name, prop.rules, prop.check, observed)
+    print()
+    _side_by_side(expected, observed, engine.name)
+    return 1 if failed else 0
+
+
+def _verdict(name: str, rules: tuple[str, ...], check: object, trace: Trace) -> bool:
+    try:
+        check(trace)  # type: ignore[operator]
+    except Violation as v:
+        print(f"{name} ({', '.join(rules)}): FAILS, {v.rule} {v.where}")
+        print(f"  expected (the rule): {v.expected}")
+        print(f"  observed (the engine): {v.observed}")
+        return True
+    print(f"{name} ({', '.join(rules)}): passes on this engine now")
+    return False
+
+
+def _side_by_side(expected: Trace, observed: Trace, engine: str) -> None:
+    width = max(30, (shutil.get_terminal_size((120, 24)).columns - 3) // 2)
+    pairs = [("start", expected.initial, observed.initial)]
+    for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
+        pairs.append((f"after action {i} ({type(e.action).__name__})", e.after, o.after))
+    for title, e_obs, o_obs in pairs:
+        diff = differences(e_obs, o_obs)
+        mark = "DIFFERS" if diff else "same"
+        print(f"{title}: {mark}")
+        print(f"  {'reference (expected)':<{width}} | {engine} (observed)")
+        for left, right in zip_longest(_lines(e_obs), _lines(o_obs), fillvalue=""):
+            sign = "≠" if left != right else " "
+            print(f"{sign} {left[:width]:<{width}} | {right[:width]}")
+
+
+def _lines(obs: Observation) -> list[str]:
+    lines = [f"turn {obs.turn}, player {obs.active} active"]
+    lines += [_permanent(p) for p in sorted(obs.permanents, key=lambda p: p.id)]
+    lines += [f"event {e.kind} {e.subject} {e.detail}".rstrip() for e in obs.events]
+    if obs.refused:
+        lines.append(f"refused: {obs.refused}")
+    return lines
+
+
+def _permanent(p: PermanentView) -> str:
+    parts = [f"{p.id}: {p.zone}"]
+    if p.phased_out:
+        parts.append(f"phased out ({p.cause})" if p.cause else "phased out")
+    if p.controller is not None:
+        parts.append(f"controller {p.controller}")
+    if p.tapped:
+        parts.append("tapped")
+    if p.attached_to is not None:
+        parts.append(f"on {p.attached_to}")
+    if p.counters:
+        parts.append(" ".join(f"{k}×{n}" for k, n in p.counters))
+    if p.power is not None:
+        parts.append(f"{p.power}/{p.toughness}")
+    if p.attacking:
+        parts.append("attacking")
+    return ", ".join(parts)

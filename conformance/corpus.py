@@ -1,0 +1,208 @@
+"""The counterexample corpus: every failure found is kept as a scenario file
+and replayed first, in a fixed order, on every later run, so a bug once
+found is never lost to a lucky draw of examples (like a fuzzer's corpus).
+
+This module is also the pytest side of sharing examples: `--phasecert-corpus
+DIR` replays and extends a corpus, and `--phasecert-example-db` points
+Hypothesis's own example database at a directory or at Redis, so CI runners
+share what each of them found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from conformance.atomic import write_text_atomically
+from conformance.checking import PROFILES
+from conformance.codec import DecodeError, dumps, from_data, loads_scenario, to_data
+from conformance.results import PropertyResult
+from conformance.scenario import Scenario
+
+#: Where `phasecert certify` keeps an engine's corpus, under its report directory.
+CORPUS_DIRNAME = "counterexamples"
+
+#: The key under which each test item carries its PropertyResult (as JSON
+#: data) in `user_properties`, which pytest-xdist sends back from workers.
+RESULT_KEY = "phasecert_result"
+
+
+class CorpusError(ValueError):
+    """A corpus or example-database setting can't be used; the message names it."""
+
+
+def counterexample_name(prop: str, scenario: Scenario) -> str:
+    """`<property>.<digest>.json`: the property it failed, and a digest of the
+    scenario so the same counterexample found twice is stored once."""
+    digest = hashlib.sha256(dumps(scenario).encode()).hexdigest()[:12]
+    return f"{prop}.{digest}.json"
+
+
+def property_of(path: Path) -> str:
+    """The property a corpus file belongs to, from its name."""
+    return path.name.split(".", 1)[0]
+
+
+@dataclass
+class Corpus:
+    """The scenarios of a corpus directory, by property, in file-name order."""
+
+    directory: Path | None
+    scenarios: dict[str, list[Scenario]] = field(default_factory=dict)
+
+    def replay_for(self, prop: str) -> tuple[Scenario, ...]:
+        return tuple(self.scenarios.get(prop, ()))
+
+    def keep(self, result: PropertyResult) -> Path | None:
+        """Store the counterexample of a failed result; the file's path."""
+        if self.directory is None or result.counterexample is None:
+            return None
+        scenario = from_data(Scenario, result.counterexample)
+        path = self.directory / counterexample_name(result.property, scenario)
+        if not path.exists():
+            write_text_atomically(path, dumps(scenario))
+        return path
+
+
+def corpus_files(directory: Path) -> Iterator[Path]:
+    return iter(sorted(directory.glob("*.json")))
+
+
+def load_corpus(directory: Path | None) -> Corpus:
+    """Read every scenario file of `directory` (missing: an empty corpus)."""
+    corpus = Corpus(directory)
+    if directory is None or not directory.exists():
+        return corpus
+    if not directory.is_dir():
+        raise CorpusError(f"corpus {directory} is not a directory")
+    for path in corpus_files(directory):
+        try:
+            scenario = loads_scenario(path.read_text(encoding="utf-8"))
+        except (DecodeError, OSError, UnicodeDecodeError) as e:
+            raise CorpusError(f"corpus file {path}: {e}") from None
+        corpus.scenarios.setdefault(property_of(path), []).append(scenario)
+    return corpus
+
+
+def example_database(spec: str) -> ExampleDatabase:
+    """Hypothesis's example database for `spec`: `redis://HOST:PORT/N` or a
+    directory. Redis is checked at once, so a wrong address is a setup error
+    and not a slow failure in the middle of the run."""
+    if not spec.startswith(("redis://", "rediss://")):
+        return DirectoryBasedExampleDatabase(spec)
+    try:
+        import redis
+        from hypothesis.extra.redis import RedisExampleDatabase
+    except ImportError:
+        raise CorpusError(
+            f"--example-db {spec}: needs the redis package (pip install 'hypothesis[redis]')"
+        ) from None
+    try:
+        client = redis.Redis.from_url(spec, socket_connect_timeout=5)
+        client.ping()
+    except (redis.RedisError, ValueError) as e:
+        raise CorpusError(f"--example-db {spec}: can't reach Redis ({e})") from None
+    return RedisExampleDatabase(client)
+
+
+# -- pytest side --------------------------------------------------------------
+
+_CORPUS = pytest.StashKey[Corpus]()
+_SAVED_PROFILES = pytest.StashKey[dict[str, settings]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("phasecert")
+    group.addoption(
+        "--phasecert-corpus",
+        metavar="DIR",
+        help="replay the counterexamples in DIR first; store new ones there",
+    )
+    group.addoption(
+        "--phasecert-example-db",
+        metavar="URL|DIR",
+        help="Hypothesis example database: redis://HOST:PORT/N or a directory "
+        "(default: .hypothesis/)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    directory = config.getoption("phasecert_corpus", None)
+    try:
+        config.stash[_CORPUS] = load_corpus(Path(directory) if directory else None)
+        spec = config.getoption("phasecert_example_db", None)
+        if spec:
+            _use_database(config, example_database(spec))
+    except CorpusError as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+def _use_database(config: pytest.Config, database: ExampleDatabase) -> None:
+    # The phasecert profiles are looked up when the run starts, so
+    # re-registering them here reaches every property; the originals come
+    # back at unconfigure, for callers running pytest several times in-process.
+    # A derandomized profile keeps no database (Hypothesis: derandomize
+    # implies database=None), so that the gate stays deterministic.
+    saved = {}
+    for name in PROFILES:
+        key = f"phasecert-{name}"
+        saved[key] = settings.get_profile(key)
+        if not saved[key].derandomize:
+            settings.register_profile(key, settings(saved[key], database=database))
+    config.stash[_SAVED_PROFILES] = saved
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for key, original in config.stash.get(_SAVED_PROFILES, {}).items():
+        settings.register_profile(key, original)
+
+
+@dataclass
+class ItemCorpus:
+    """The corpus as one test item sees it: what to replay, and where its
+    result goes (the corpus file, and the item's `user_properties`)."""
+
+    corpus: Corpus
+    node: pytest.Item
+
+    def replay_for(self, prop: str) -> tuple[Scenario, ...]:
+        return self.corpus.replay_for(prop)
+
+    def keep(self, result: PropertyResult) -> None:
+        self.corpus.keep(result)
+        self.node.user_properties.append((RESULT_KEY, to_data(result)))
+
+
+@pytest.fixture
+def phasecert_corpus(request: pytest.FixtureRequest) -> ItemCorpus:
+    """The counterexample corpus of --phasecert-corpus (empty without it)."""
+    corpus = request.config.stash.get(_CORPUS, None) or Corpus(None)
+    return ItemCorpus(corpus, request.node)
+
+
+def result_of(user_properties: Any) -> PropertyResult | None:
+    """The PropertyResult a test item recorded, if it recorded one."""
+    for key, value in user_properties:
+        if key == RESULT_KEY:
+            return decode_result(value)
+    return None
+
+
+def decode_result(data: Any) -> PropertyResult:
+    return PropertyResult(
+        property=data["property"],
+        rules=tuple(data["rules"]),
+        status=data["status"],
+        examples=data.get("examples", 0),
+        message=data.get("message", ""),
+        counterexample=data.get("counterexample"),
+        missing=tuple(data.get("missing", ())),
+        duration=data.get("duration", 0.0),
+    )

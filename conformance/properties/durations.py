@@ -1,0 +1,285 @@
+"""Properties of durations across phasing: effects that end while a
+permanent is phased out stay ended; "for as long as" effects end when what
+they track phases out, and never start if it is out; control lost while out;
+"phases out until" (702.26f, 611.2b, 610.4, R2017-for-as-long-as,
+R2017-control, R2017-until-leaves)."""
+
+from __future__ import annotations
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.properties.effects import (
+    Grant,
+    boosts,
+    control_grants,
+    expected_pt,
+    focus,
+    observations,
+    owners,
+)
+from conformance.properties.history import (
+    phased_out_under,
+    skips_untap,
+    untap_steps,
+    until_waiting,
+    view,
+)
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Trace
+from conformance.strategies import scenarios
+
+_CONTROL = (C.CONTROL_CHANGE, C.TARGETING)
+
+
+@rule_property(
+    "702.26f",
+    needs={C.PT_BOOST},
+    scenarios=lambda caps: scenarios(
+        focus(caps, C.PT_BOOST, C.COUNTERS, C.TARGETING),
+        kinds=(a.PassTurn, a.PhaseOut),
+        min_actions=1,
+        max_actions=4,
+        min_permanents=1,
+        max_permanents=3,
+        permanent_kinds=("creature",),
+        boost_durations=("end_of_turn", "your_next_turn", "indefinitely"),
+    ),
+)
+def effects_that_ended_while_out_stay_ended(trace: Trace) -> None:
+    """Effects keep applying to a phased-out permanent until they end, and
+    may end while it is out; once it is back, exactly the boosts still in
+    force apply to it (until end of turn ones have ended at cleanup)."""
+    boosted = {t for e, _ in boosts(trace) for t in e.targets}
+    obs = observations(trace)
+    for pid in sorted(boosted):
+        was_out = False
+        for k, o in enumerate(obs):
+            v = view(o, pid)
+            if v is None or not v.on_battlefield:
+                break
+            was_out = was_out or v.phased_out
+            expected = expected_pt(trace, k, pid)
+            if not was_out or v.power is None or expected is None:
+                continue
+            power, toughness, live = expected
+            expect(
+                (v.power, v.toughness) == (power, toughness),
+                "702.26f",
+                f"{where(trace, trace.steps[k - 1])}, {pid} back from phasing out",
+                f"{power}/{toughness} (boosts in force: {', '.join(live) or 'none'})",
+                f"{v.power}/{v.toughness}",
+            )
+
+
+def _tracks_phasing(trace: Trace, g: Grant) -> bool:
+    """A GainControl "for as long as you control X" that ended because X
+    phased out (702.26f), for a player who has no other claim to it."""
+    if g.action is None or g.end is None or g.duration.of is None:
+        return False
+    x = view(observations(trace)[g.end], g.duration.of)
+    others = [h for h in control_grants(trace) if h.target == g.target and h.player == g.player]
+    return (
+        x is not None
+        and x.phased_out
+        and owners(trace.scenario).get(g.target) != g.player
+        and others == [g]
+    )
+
+
+@rule_property(
+    "R2017-for-as-long-as",
+    "702.26f",
+    needs={C.CONTROL_CHANGE, C.TARGETING},
+    scenarios=lambda caps: scenarios(
+        focus(caps, *_CONTROL),
+        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=2,
+        max_permanents=3,
+        effects=False,
+    ),
+)
+def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
+    """ "Gain control of T for as long as you control X" ends when X phases
+    out, as X no longer exists for the game; it stays ended after X phases
+    back in."""
+    obs = observations(trace)
+    for g in control_grants(trace):
+        if not _tracks_phasing(trace, g):
+            continue
+        assert g.end is not None
+        for k in range(g.end, len(obs)):
+            t = view(obs[k], g.target)
+            if t is None or not t.on_battlefield or t.controller is None:
+                break
+            at = f"{where(trace, trace.steps[k - 1])}, {g.target}"
+            if k == g.end:
+                expect(
+                    t.controller != g.player,
+                    "R2017-for-as-long-as",
+                    at,
+                    f"player {g.player}'s control ends as {g.duration.of} phases out",
+                    f"controlled by player {t.controller}",
+                )
+            else:
+                expect(
+                    t.controller != g.player,
+                    "702.26f",
+                    at,
+                    f"player {g.player}'s control, ended when {g.duration.of} phased out, "
+                    "stays ended",
+                    f"controlled by player {t.controller} again",
+                )
+
+
+@rule_property(
+    "611.2b",
+    needs={C.CONTROL_CHANGE, C.TARGETING},
+    scenarios=lambda caps: scenarios(
+        focus(caps, *_CONTROL),
+        kinds=(a.PhaseOut, a.GainControl),
+        min_actions=2,
+        max_actions=4,
+        min_permanents=2,
+        max_permanents=3,
+        effects=False,
+    ),
+)
+def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
+    """ "Gain control of T for as long as you control X" does nothing if, as
+    it resolves, X is phased out (or gone, or someone else's)."""
+    for step in trace.steps:
+        x = step.action
+        if not isinstance(x, a.GainControl) or x.duration.of is None:
+            continue
+        anchor = view(step.before, x.duration.of)
+        b, c = view(step.before, x.target), view(step.after, x.target)
+        if step.after.refused is not None or b is None or c is None:
+            continue
+        if anchor is None or not anchor.phased_in or anchor.controller != x.player:
+            state = "missing" if anchor is None else f"phased out={anchor.phased_out}"
+            expect(
+                c.controller == b.controller,
+                "611.2b",
+                f"{where(trace, step)} ({x.duration.of}: {state}, "
+                f"controller {None if anchor is None else anchor.controller})",
+                f"nothing happens: {x.target} stays with player {b.controller}",
+                f"controlled by player {c.controller}",
+            )
+
+
+@rule_property(
+    "R2017-control",
+    needs={C.CONTROL_CHANGE},
+    scenarios=lambda caps: scenarios(
+        focus(caps, *_CONTROL),
+        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=1,
+        max_permanents=3,
+        permanent_kinds=("creature", "artifact"),
+    ),
+)
+def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace) -> None:
+    """If the control effect on a phased-out permanent ends while it is out,
+    it still phases in at the untap step of the player it phased out under,
+    not its owner's, and then under its owner's control."""
+    if skips_untap(trace.scenario):
+        return
+    grants = control_grants(trace)
+    unders = phased_out_under(trace)
+    owner = owners(trace.scenario)
+    waiting = until_waiting(trace.scenario)
+    for step, player in untap_steps(trace):
+        i = trace.steps.index(step)
+        for b in step.before.permanents:
+            c = view(step.after, b.id)
+            under = unders[i].get(b.id)
+            if (
+                c is None
+                or not (b.on_battlefield and b.phased_out and b.cause == "direct")
+                or b.id in waiting
+                or under is None
+                or owner.get(b.id) in (None, under)
+                or not step.after.player(under).in_game
+                or not c.on_battlefield
+            ):
+                continue
+            claims = [g for g in grants if g.target == b.id]
+            if any(g.player != under or g.in_force(i + 1) for g in claims):
+                continue
+            at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
+            if player == under:
+                expect(
+                    c.phased_in and c.controller == owner[b.id],
+                    "R2017-control",
+                    at,
+                    f"phases in under its owner, player {owner[b.id]}",
+                    f"phased out={c.phased_out}, controller {c.controller}",
+                )
+            else:
+                expect(
+                    c.phased_out,
+                    "R2017-control",
+                    at,
+                    f"stays out until player {under}'s untap step, though its control ended",
+                    "phased in",
+                )
+
+
+@rule_property(
+    "610.4",
+    "R2017-until-leaves",
+    needs={C.PHASE_OUT_UNTIL, C.DESTROY},
+    scenarios=lambda caps: scenarios(
+        focus(caps, C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING),
+        kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=2,
+        max_permanents=3,
+        permanent_kinds=("creature", "artifact"),
+        effects=False,
+    ),
+)
+def phased_out_until_waits_for_its_source(trace: Trace) -> None:
+    """A permanent that phased out "until S leaves the battlefield" stays
+    out through untap steps and while S is itself phased out (phasing out is
+    not leaving), and phases in as soon as S leaves."""
+    waiting = {
+        p.id: p.phased_out.until
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None and p.phased_out.until is not None
+    }
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.PhaseOutUntil) and step.after.refused is None:
+            target = view(step.after, x.target)
+            if target is not None and target.phased_out:
+                waiting[x.target] = x.source
+        for pid, source in list(waiting.items()):
+            c, s = view(step.after, pid), view(step.after, source)
+            if c is None or not c.on_battlefield:
+                del waiting[pid]
+                continue
+            at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
+            if s is not None and s.on_battlefield:
+                expect(
+                    c.phased_out,
+                    "R2017-until-leaves" if s.phased_out else "610.4",
+                    at,
+                    f"stays out: {source} is on the battlefield"
+                    + (" (phased out, which is not leaving)" if s.phased_out else ""),
+                    "phased in",
+                )
+            else:
+                expect(
+                    c.phased_in,
+                    "610.4",
+                    at,
+                    f"phases in as {source} leaves the battlefield",
+                    "still phased out",
+                )
+                del waiting[pid]

@@ -1,0 +1,176 @@
+"""When continuous effects end, worked out from a trace: the control effects
+and boosts of a scenario, and the observation at which each stops applying.
+
+Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4c,
+800.4m); what they depend on — turns passing, players leaving, a permanent
+being phased in and controlled — is read from the observations, so the
+result holds for any engine that follows the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.observation import Observation
+from conformance.properties.history import view
+from conformance.running import Trace
+from conformance.scenario import Scenario
+from conformance.setup import BoostEffect, ControlEffect, Duration
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A control effect giving `player` control of `target`, in force from
+    observation `start` (0 is the initial one) until observation `end`
+    (None: to the end of the trace). `action` is the GainControl's index,
+    None for an effect of the setup."""
+
+    target: str
+    player: int
+    duration: Duration
+    start: int
+    end: int | None
+    action: int | None = None
+
+    def in_force(self, k: int) -> bool:
+        return self.start <= k and (self.end is None or k < self.end)
+
+
+def focus(caps: Collection[C], *kept: C) -> set[C]:
+    """`caps` cut down to what a property is about: fewer choices to draw
+    make a failure quick to find and shrink to a readable scenario."""
+    return set(caps) & set(kept)
+
+
+def observations(trace: Trace) -> list[Observation]:
+    """Observation k: 0 is the initial one, k the one after action k."""
+    return [trace.initial, *(s.after for s in trace.steps)]
+
+
+def passed_over(before: Observation, after: Observation) -> set[int]:
+    """The seats skipped when the turn passed from `before.active` to
+    `after.active`: players who left, whose turn would have begun (800.4m)."""
+    n = len(after.players)
+    seats = set()
+    seat = (before.active + 1) % n
+    while seat != after.active:
+        seats.add(seat)
+        seat = (seat + 1) % n
+    return seats
+
+
+def holds(obs: Observation, duration: Duration, player: int) -> bool:
+    """611.2b, 702.26f, R2017-for-as-long-as: "for as long as you control X"
+    holds while X is phased in and controlled by `player`."""
+    if duration.kind != "as_long_as_you_control" or duration.of is None:
+        return True
+    x = view(obs, duration.of)
+    return x is not None and x.phased_in and x.controller == player
+
+
+def effect_end(
+    trace: Trace, player: int, duration: Duration, start: int, *, control: bool
+) -> int | None:
+    """The first observation, from `start` on, at which an effect `player`
+    created with `duration` no longer applies: "until end of turn" at the
+    next cleanup (514.2); "until your next turn" when the player's turn
+    begins or would have begun (611.2a, 800.4m); "for as long as" once its
+    condition fails (611.2b); a control effect when `player` leaves (800.4c)."""
+    obs = observations(trace)
+    for k in range(start, len(obs)):
+        if not holds(obs[k], duration, player):
+            return k
+        if k == start:
+            continue
+        step = trace.steps[k - 1]
+        if step.after.refused is not None:
+            continue
+        if isinstance(step.action, a.PassTurn):
+            if duration.kind == "end_of_turn":
+                return k
+            turn_began = step.after.active == player or player in passed_over(
+                step.before, step.after
+            )
+            if duration.kind == "your_next_turn" and turn_began:
+                return k
+        if control and isinstance(step.action, a.Concede) and step.action.player == player:
+            return k
+    return None
+
+
+def control_grants(trace: Trace) -> list[Grant]:
+    """The scenario's control effects: those of the setup (a permanent set up
+    under another player's control without an explicit one has an
+    indefinite one) and each GainControl carried out whose duration could
+    start (611.2b)."""
+    setup = trace.scenario.setup
+    explicit = [e for e in setup.effects if isinstance(e, ControlEffect)]
+    named = {e.target for e in explicit}
+    implicit = [
+        ControlEffect(p.id, p.controller)
+        for p in setup.permanents
+        if p.controller != p.owner and p.id not in named
+    ]
+    grants = [
+        Grant(e.target, e.controller, e.duration, 0, _end(trace, e, 0))
+        for e in (*implicit, *explicit)
+    ]
+    for i, step in enumerate(trace.steps):
+        x = step.action
+        if (
+            isinstance(x, a.GainControl)
+            and step.after.refused is None
+            and holds(step.before, x.duration, x.player)
+        ):
+            effect = ControlEffect(x.target, x.player, x.duration)
+            grants.append(
+                Grant(x.target, x.player, x.duration, i + 1, _end(trace, effect, i + 1), i)
+            )
+    return grants
+
+
+def _end(trace: Trace, effect: ControlEffect, start: int) -> int | None:
+    return effect_end(trace, effect.controller, effect.duration, start, control=True)
+
+
+def boosts(trace: Trace) -> Iterator[tuple[BoostEffect, int | None]]:
+    """Each boost of the setup with the observation at which it ends; a boost
+    outlasts the player who created it (800.4m)."""
+    for e in trace.scenario.setup.effects:
+        if isinstance(e, BoostEffect):
+            yield e, effect_end(trace, e.controller, e.duration, 0, control=False)
+
+
+def owners(scenario: Scenario) -> dict[str, int]:
+    """Who owns each permanent: as set up, or the player who created the token."""
+    owner = {p.id: p.owner for p in scenario.setup.permanents}
+    for x in scenario.actions:
+        if isinstance(x, a.CreateToken):
+            owner.setdefault(x.id, x.player)
+    return owner
+
+
+def expected_pt(trace: Trace, k: int, pid: str) -> tuple[int, int, list[str]] | None:
+    """Power and toughness a setup creature `pid` has at observation k when
+    the only things changing them are +1/+1 counters and the setup's boosts
+    (613.4), with the boosts still in force named; None if anything else
+    could (an anthem, a PumpTeam) or `pid` isn't a setup creature."""
+    scenario = trace.scenario
+    if any("anthem" in p.abilities for p in scenario.setup.permanents) or any(
+        isinstance(x, a.PumpTeam) for x in scenario.actions
+    ):
+        return None
+    base = next((p for p in scenario.setup.permanents if p.id == pid), None)
+    v = view(observations(trace)[k], pid)
+    if base is None or base.power is None or base.toughness is None or v is None:
+        return None
+    plus = dict(v.counters).get("+1/+1", 0)
+    power, toughness, live = base.power + plus, base.toughness + plus, []
+    for e, end in boosts(trace):
+        if pid in e.targets and (end is None or k < end):
+            power, toughness = power + e.power, toughness + e.toughness
+            live.append(f"+{e.power}/+{e.toughness} {e.duration.kind} of player {e.controller}")
+    return power, toughness, live

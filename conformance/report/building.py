@@ -1,0 +1,199 @@
+"""Building `report.json` from the property results of a run.
+
+The report is the certificate an engine author publishes, so it says what was
+run (suite and catalog versions, engine, profile, seed, machine, time) and,
+for every failure, enough to see and reproduce it without the run: the shrunk
+scenario, what the rule expected against what the engine did, and the
+command that replays it. `results_of` reads the results back, which is how
+shard reports are merged and baselines updated.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shlex
+import socket
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance import __version__
+from conformance.catalog import CATALOG, CATALOG_VERSION
+from conformance.results import PropertyResult, Status
+
+#: Version of the report format; schemas/report.schema.json describes it.
+REPORT_FORMAT = 1
+
+#: How a rule's status follows from its properties': the first that any has.
+_PRECEDENCE: tuple[Status, ...] = ("fail", "engine-error", "pass", "not-applicable")
+
+_VIOLATION = re.compile(
+    r"^(?P<rule>\S+) (?P<where>.*?): expected (?P<expected>.*?); "
+    r"the engine showed (?P<observed>.*)$",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the run was, apart from its results."""
+
+    engine: str
+    engine_version: str
+    capabilities: tuple[str, ...]
+    profile: str
+    seed: int | None
+    started: str
+    finished: str
+    rules: tuple[str, ...] = ()
+    shard: str | None = None
+    machine: dict[str, Any] = field(default_factory=lambda: this_machine())
+
+
+def this_machine() -> dict[str, Any]:
+    return {
+        "hostname": socket.gethostname(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count() or 1,
+    }
+
+
+def replay_command(scenario_file: str, engine: str) -> str:
+    return f"phasecert replay {shlex.quote(scenario_file)} --engine {shlex.quote(engine)}"
+
+
+def rule_status(statuses: Iterable[Status]) -> Status:
+    present = set(statuses)
+    return next(s for s in _PRECEDENCE if s in present)
+
+
+def split_violation(status: Status, message: str) -> dict[str, str]:
+    """Expected and observed, out of a property's failure message."""
+    match = _VIOLATION.match(message)
+    if status == "fail" and match:
+        return {k: match[k] for k in ("where", "expected", "observed")}
+    if status == "engine-error":
+        return {"where": "", "expected": "the engine plays the scenario", "observed": message}
+    return {"where": "", "expected": "the rule holds", "observed": message}
+
+
+def build_report(
+    results: Sequence[PropertyResult],
+    info: RunInfo,
+    files: dict[str, str] | None = None,
+    report_dir: Path | None = None,
+) -> dict[str, Any]:
+    """The report data; `files` maps a failed property to its corpus file,
+    relative to `report_dir`, where the replay command finds it."""
+    files = files or {}
+    by_rule: dict[str, list[PropertyResult]] = {}
+    for result in results:
+        for rule in result.rules:
+            by_rule.setdefault(rule, []).append(result)
+    rules = [_rule_entry(rule, by_rule[rule]) for rule in _rule_order(by_rule)]
+    properties = [
+        _property_entry(r, info.engine, files.get(r.property), report_dir) for r in results
+    ]
+    return {
+        "format": REPORT_FORMAT,
+        "suite": {"name": "phasecert", "version": __version__},
+        "catalog_version": CATALOG_VERSION,
+        "engine": {
+            "name": info.engine,
+            "version": info.engine_version,
+            "capabilities": sorted(info.capabilities),
+        },
+        "profile": info.profile,
+        "seed": info.seed,
+        "selection": {"rules": sorted(info.rules), "shard": info.shard},
+        "started": info.started,
+        "finished": info.finished,
+        "machine": info.machine,
+        "summary": _summary(rules, properties),
+        "rules": rules,
+        "properties": sorted(properties, key=lambda p: p["name"]),
+    }
+
+
+def _rule_order(rules: Iterable[str]) -> list[str]:
+    order = {rule: i for i, rule in enumerate(CATALOG)}
+    return sorted(rules, key=lambda r: (order.get(r, len(order)), r))
+
+
+def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
+    known = CATALOG.get(rule)
+    status = rule_status(r.status for r in results)
+    missing = sorted({m for r in results for m in r.missing}) if status == "not-applicable" else []
+    return {
+        "id": rule,
+        "summary": known.summary if known else "",
+        "status": status,
+        "properties": sorted(r.property for r in results),
+        "examples": sum(r.examples for r in results),
+        "missing": missing,
+    }
+
+
+def _property_entry(
+    result: PropertyResult, engine: str, scenario_file: str | None, report_dir: Path | None
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": result.property,
+        "rules": list(result.rules),
+        "status": result.status,
+        "examples": result.examples,
+        "duration": round(result.duration, 3),
+        "message": result.message,
+        "missing": list(result.missing),
+    }
+    if result.status in ("fail", "engine-error"):
+        failure: dict[str, Any] = split_violation(result.status, result.message)
+        failure["scenario"] = result.counterexample
+        failure["scenario_file"] = scenario_file
+        failure["replay"] = None
+        if scenario_file:
+            where = report_dir / scenario_file if report_dir else Path(scenario_file)
+            failure["replay"] = replay_command(where.as_posix(), engine)
+        entry["failure"] = failure
+    return entry
+
+
+def _summary(rules: list[dict], properties: list[dict]) -> dict[str, Any]:
+    def count(entries: list[dict]) -> dict[str, int]:
+        return {s: sum(e["status"] == s for e in entries) for s in _PRECEDENCE}
+
+    return {
+        "conforms": all(e["status"] in ("pass", "not-applicable") for e in properties),
+        "rules": count(rules),
+        "properties": count(properties),
+    }
+
+
+def results_of(report: dict[str, Any]) -> list[PropertyResult]:
+    """The property results a report was built from."""
+    return [
+        PropertyResult(
+            property=p["name"],
+            rules=tuple(p["rules"]),
+            status=p["status"],
+            examples=p["examples"],
+            message=p["message"],
+            counterexample=(p.get("failure") or {}).get("scenario"),
+            missing=tuple(p["missing"]),
+            duration=p["duration"],
+        )
+        for p in report["properties"]
+    ]
+
+
+def scenario_files_of(report: dict[str, Any]) -> dict[str, str]:
+    """Failed property → its corpus file, as the report recorded it."""
+    return {
+        p["name"]: p["failure"]["scenario_file"]
+        for p in report["properties"]
+        if p.get("failure") and p["failure"].get("scenario_file")
+    }

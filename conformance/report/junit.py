@@ -1,0 +1,76 @@
+"""`junit.xml`: the report in the format every CI system already shows, one
+test case per property, its rule IDs as test-case properties, so failures
+appear in the CI's test tab next to the engine's own tests."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from conformance.report.markdown import described_counterexample
+
+
+def render_junit(report: dict[str, Any]) -> str:
+    engine = report["engine"]["name"]
+    props = report["properties"]
+    counts = report["summary"]["properties"]
+    suites = ET.Element("testsuites", name="phasecert")
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name=f"phasecert[{engine}]",
+        tests=str(len(props)),
+        failures=str(counts["fail"]),
+        errors=str(counts["engine-error"]),
+        skipped=str(counts["not-applicable"]),
+        time=f"{sum(p['duration'] for p in props):.3f}",
+        timestamp=report["started"],
+        hostname=report["machine"]["hostname"],
+    )
+    info = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("engine", engine),
+        ("engine_version", report["engine"]["version"]),
+        ("profile", report["profile"]),
+        ("seed", "random or derandomized" if report["seed"] is None else str(report["seed"])),
+        ("catalog_version", report["catalog_version"]),
+    ):
+        ET.SubElement(info, "property", name=name, value=value)
+    for prop in props:
+        _testcase(suite, prop, engine)
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _testcase(suite: ET.Element, prop: dict[str, Any], engine: str) -> None:
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        classname=f"phasecert.{engine}",
+        name=prop["name"],
+        time=f"{prop['duration']:.3f}",
+    )
+    rules = ET.SubElement(case, "properties")
+    for rule in prop["rules"]:
+        ET.SubElement(rules, "property", name="rule", value=rule)
+    ET.SubElement(rules, "property", name="examples", value=str(prop["examples"]))
+    if prop["status"] == "not-applicable":
+        ET.SubElement(case, "skipped", message=prop["message"])
+    elif prop["status"] in ("fail", "engine-error"):
+        tag = "failure" if prop["status"] == "fail" else "error"
+        element = ET.SubElement(case, tag, message=prop["message"], type=prop["status"])
+        element.text = _failure_text(prop)
+
+
+def _failure_text(prop: dict[str, Any]) -> str:
+    failure = prop["failure"]
+    lines = [
+        f"Rules: {', '.join(prop['rules'])}",
+        f"Expected: {failure['expected']}",
+        f"Observed: {failure['observed']}",
+    ]
+    if failure["replay"]:
+        lines.append(f"Replay: {failure['replay']}")
+    if failure["scenario"] is not None:
+        lines += ["Minimal counterexample:", described_counterexample(failure["scenario"])]
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""`report.md`: the report as a person reads it, fit to paste into a pull
+request comment: a table of rules, then each failure with its counterexample
+told in words, the rule's text, and what the engine did instead."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conformance.catalog import CATALOG
+from conformance.codec import DecodeError, from_data
+from conformance.describe import describe_scenario
+from conformance.scenario import Scenario
+
+#: How each status shows in Markdown: a sign that reads without colour.
+BADGES = {
+    "pass": "✅ pass",
+    "fail": "❌ fail",
+    "engine-error": "💥 engine error",
+    "not-applicable": "➖ not applicable",
+}
+
+
+def anchor(prop: str) -> str:
+    """The id of a property's failure section (GitHub's heading anchors)."""
+    return "failure-" + prop.replace("_", "-").lower()
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    engine = report["engine"]
+    summary = report["summary"]
+    verdict = "conforms" if summary["conforms"] else "does not conform"
+    lines = [
+        f"# phasecert: {engine['name']} {engine['version']} {verdict}",
+        "",
+        f"Suite {report['suite']['version']}, rule catalog {report['catalog_version']}, "
+        f"profile `{report['profile']}`, seed {_seed(report)}; "
+        f"run {report['started']} to {report['finished']} on {report['machine']['hostname']}.",
+        "",
+        "Properties: " + ", ".join(f"{n} {s}" for s, n in summary["properties"].items() if n) + ".",
+        "",
+        "| Rule | Status | Properties | Examples | What the rule says |",
+        "| --- | --- | --- | ---: | --- |",
+    ]
+    failed_by_name = {p["name"]: p for p in report["properties"] if p.get("failure")}
+    for rule in report["rules"]:
+        status = BADGES[rule["status"]]
+        if rule["missing"]:
+            status += f" (needs {', '.join(rule['missing'])})"
+        props = ", ".join(
+            f"[{p}](#{anchor(p)})" if p in failed_by_name else p for p in rule["properties"]
+        )
+        lines.append(
+            f"| {rule['id']} | {status} | {props} | {rule['examples']} | {cell(rule['summary'])} |"
+        )
+    others = [p for p in report["properties"] if not p["rules"]]
+    for prop in others:
+        lines.append(f"| — | {BADGES[prop['status']]} | {prop['name']} | {prop['examples']} | |")
+    failures = [p for p in report["properties"] if p.get("failure")]
+    if failures:
+        lines += ["", "## Failures"]
+    for prop in failures:
+        lines += ["", *_failure_section(prop)]
+    return "\n".join(lines) + "\n"
+
+
+def _seed(report: dict[str, Any]) -> str:
+    if report["seed"] is not None:
+        return str(report["seed"])
+    return "derandomized" if report["profile"] == "ci" else "random"
+
+
+def _failure_section(prop: dict[str, Any]) -> list[str]:
+    failure = prop["failure"]
+    lines = [
+        f'<a id="{anchor(prop["name"])}"></a>',
+        "",
+        f"### {prop['name']} ({', '.join(prop['rules']) or 'comparison'}): "
+        f"{BADGES[prop['status']]}",
+        "",
+    ]
+    for rule in prop["rules"]:
+        if rule in CATALOG:
+            lines.append(f"> **{rule}**: {CATALOG[rule].summary}")
+    if prop["rules"]:
+        lines.append("")
+    if failure["where"]:
+        lines.append(f"- **Where:** {failure['where']}")
+    lines += [
+        f"- **Expected:** {failure['expected']}",
+        f"- **The engine did:** {failure['observed']}",
+    ]
+    if failure["replay"]:
+        lines.append(f"- **Replay:** `{failure['replay']}`")
+    if failure["scenario"] is not None:
+        lines += [
+            "",
+            "Minimal counterexample:",
+            "",
+            "```text",
+            described_counterexample(failure["scenario"]),
+        ]
+        lines += [
+            "```",
+            "",
+            "<details><summary>Scenario JSON</summary>",
+            "",
+            "```json",
+            json.dumps(failure["scenario"], indent=2),
+            "```",
+            "",
+            "</details>",
+        ]
+    return lines
+
+
+def described_counterexample(data: Any) -> str:
+    try:
+        return describe_scenario(from_data(Scenario, data))
+    except DecodeError as e:
+        return f"(scenario not readable by this version of phasecert: {e})"

@@ -1,0 +1,140 @@
+"""`reports/index.html` and `reports/index.md`: rules × engines over every
+report present, like wpt.fyi, so engines can be compared at a glance and each
+failing cell leads to its counterexample."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.catalog import CATALOG
+from conformance.report.markdown import BADGES, anchor
+
+_COLOURS = {
+    "pass": "#2e7d32",
+    "fail": "#c62828",
+    "engine-error": "#6a1b9a",
+    "not-applicable": "#757575",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One engine's report, and where it lies relative to the index."""
+
+    directory: str
+    report: dict[str, Any]
+
+    @property
+    def engine(self) -> str:
+        return str(self.report["engine"]["name"])
+
+    def rule(self, rule_id: str) -> dict[str, Any] | None:
+        return next((r for r in self.report["rules"] if r["id"] == rule_id), None)
+
+    def link(self, rule: dict[str, Any]) -> str:
+        """The failure of a failing cell, else the engine's report."""
+        if rule["status"] in ("fail", "engine-error"):
+            failing = [
+                p["name"]
+                for p in self.report["properties"]
+                if p["name"] in rule["properties"] and p.get("failure")
+            ]
+            if failing:
+                return f"{self.directory}/report.md#{anchor(failing[0])}"
+        return f"{self.directory}/report.md"
+
+
+def load_columns(root: Path) -> list[Column]:
+    """Every `<root>/*/report.json` that reads as a report, reference first.
+    A file that doesn't read is left out of the matrix, not fatal: the
+    matrix is a view, and one broken report must not hide the others."""
+    columns = [c for c in map(_read_column, sorted(root.glob("*/report.json"))) if c]
+    return sorted(columns, key=lambda c: (c.engine != "reference", c.engine))
+
+
+def _read_column(path: Path) -> Column | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not (
+            isinstance(data["engine"]["name"], str)
+            and isinstance(data["rules"], list)
+            and isinstance(data["properties"], list)
+        ):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return Column(path.parent.name, data)
+
+
+def _rule_ids(columns: list[Column]) -> list[str]:
+    present = {r["id"] for c in columns for r in c.report["rules"]}
+    ordered = [r for r in CATALOG if r in present]
+    return ordered + sorted(present - set(ordered))
+
+
+def render_index_md(columns: list[Column]) -> str:
+    if not columns:
+        return "# phasecert results\n\nNo reports yet.\n"
+    head = " | ".join(f"[{c.engine}]({c.directory}/report.md)" for c in columns)
+    lines = [
+        "# phasecert results",
+        "",
+        f"| Rule | {head} |",
+        "| --- |" + " --- |" * len(columns),
+    ]
+    for rule_id in _rule_ids(columns):
+        cells = []
+        for column in columns:
+            rule = column.rule(rule_id)
+            cells.append(
+                "—" if rule is None else f"[{BADGES[rule['status']]}]({column.link(rule)})"
+            )
+        lines.append(f"| {rule_id} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render_index_html(columns: list[Column]) -> str:
+    esc = html.escape
+    head = "".join(
+        f'<th scope="col"><a href="{esc(c.directory)}/report.md">{esc(c.engine)}</a>'
+        f"<br><small>{esc(str(c.report['engine']['version']))}</small></th>"
+        for c in columns
+    )
+    rows = []
+    for rule_id in _rule_ids(columns):
+        summary = CATALOG[rule_id].summary if rule_id in CATALOG else ""
+        cells = []
+        for column in columns:
+            rule = column.rule(rule_id)
+            if rule is None:
+                cells.append('<td class="none">—</td>')
+                continue
+            status = rule["status"]
+            cells.append(
+                f'<td class="{status}"><a href="{esc(column.link(rule))}">'
+                f"{esc(status.replace('-', ' '))}</a></td>"
+            )
+        rows.append(
+            f'<tr><th scope="row" title="{esc(summary)}">{esc(rule_id)}</th>{"".join(cells)}</tr>'
+        )
+    styles = "".join(
+        f"td.{s}{{background:{c};}}td.{s} a{{color:#fff;}}" for s, c in _COLOURS.items()
+    )
+    body = (
+        f'<table id="matrix"><thead><tr><th scope="col">Rule</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        if columns
+        else "<p>No reports yet.</p>"
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        "<title>phasecert results</title><style>"
+        "body{font-family:sans-serif;margin:2em;}table{border-collapse:collapse;}"
+        "th,td{border:1px solid #ccc;padding:.3em .8em;text-align:center;}"
+        "th[scope=row]{text-align:left;}td.none{color:#999;}a{text-decoration:none;}"
+        f"{styles}</style></head><body><h1>phasecert results</h1>{body}</body></html>\n"
+    )

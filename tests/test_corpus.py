@@ -1,0 +1,42 @@
+"""The counterexample corpus: failures are kept once, read back in a fixed
+order, and a broken corpus file is a setup error naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.codec import to_data
+from conformance.corpus import CorpusError, load_corpus
+from conformance.results import PropertyResult
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, Setup
+
+
+def scenario(pid: str) -> Scenario:
+    return Scenario(Setup(players=2, permanents=(Permanent(pid, phasing=1),)))
+
+
+def failure(name: str, s: Scenario) -> PropertyResult:
+    return PropertyResult(name, ("702.26a",), "fail", 3, "boom", to_data(s))
+
+
+def test_failures_are_kept_once_and_replayed_in_order(tmp_path: Path) -> None:
+    corpus = load_corpus(tmp_path / "cx")
+    assert corpus.replay_for("untap") == ()
+    paths = [corpus.keep(failure("untap", scenario(p))) for p in ("p1", "p2", "p1")]
+    assert paths[0] == paths[2]
+    assert corpus.keep(PropertyResult("untap", ("702.26a",), "pass")) is None
+    reread = load_corpus(tmp_path / "cx")
+    names = sorted(p.name for p in (tmp_path / "cx").iterdir())
+    assert len(names) == 2 and all(n.startswith("untap.") for n in names)
+    assert len(reread.replay_for("untap")) == 2
+    assert reread.replay_for("untap") == load_corpus(tmp_path / "cx").replay_for("untap")
+    assert not list((tmp_path / "cx").glob(".*.tmp"))
+
+
+def test_broken_corpus_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "untap.bad.json").write_text('{"setup": {"players": "two"}}')
+    with pytest.raises(CorpusError, match=r"untap.bad.json: \$.setup.players: expected an integer"):
+        load_corpus(tmp_path)

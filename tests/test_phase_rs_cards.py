@@ -1,0 +1,201 @@
+"""The phase.rs adapter's invented cards parse into the abilities we meant.
+
+The engine parses Oracle text itself, so a card that silently parsed into
+something else would make every scenario using it test the wrong thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed; pip install 'phasecert[phase-rs]'"
+)
+
+from adapters.phase_rs import cards
+from conformance.setup import TAP_LIFE, TRIGGER_LIFE, Permanent
+
+#: The engine's trigger mode for each triggered ability of the vocabulary.
+TRIGGER_MODE = {
+    "etb": "ChangesZone",
+    "ltb": "LeavesBattlefield",
+    "dies": "ChangesZone",
+    "attached": "Attached",
+    "unattached": "Unattach",
+    "phases_in": "PhaseIn",
+    "phases_out": "PhaseOut",
+}
+
+#: One permanent of each kind that can carry the ability.
+HOSTS = {
+    "creature": Permanent("c", power=2, toughness=3),
+    "land": Permanent("l", types=("land",)),
+    "artifact": Permanent("a", types=("artifact",)),
+    "enchantment": Permanent("e", types=("enchantment",)),
+    "aura": Permanent("u", types=("enchantment",), attachment="aura", attached_to="c"),
+    "player-aura": Permanent("v", types=("enchantment",), attachment="aura", attached_to=1),
+    "equipment": Permanent("q", types=("artifact",), attachment="equipment"),
+    "fortification": Permanent("f", types=("artifact",), attachment="fortification"),
+}
+
+
+def parse(p: Permanent) -> dict[str, Any]:
+    face = cards.face(cards.permanent_card(p))
+    assert cards.unparsed(face) == [], face["oracle_text"]
+    return face
+
+
+def gains(execute: dict[str, Any]) -> int:
+    effect = execute["effect"]
+    assert effect["type"] == "GainLife"
+    return effect["amount"]["value"]
+
+
+ATTACHMENTS = ("aura", "player-aura", "equipment", "fortification")
+#: Every (kind, ability) pair a setup can have (see conformance.strategies).
+TRIGGER_CASES = [
+    (kind, ability)
+    for kind in sorted(HOSTS)
+    for ability in sorted(TRIGGER_MODE)
+    if (ability not in ("attached", "unattached") or kind in ATTACHMENTS)
+    and (ability != "dies" or kind == "creature")
+]
+
+
+@pytest.mark.parametrize(("kind", "ability"), TRIGGER_CASES)
+def test_each_trigger_parses_with_its_life(kind: str, ability: str) -> None:
+    """603.2 / 603.10b: the trigger, and the TRIGGER_LIFE that identifies it."""
+    face = parse(replace(HOSTS[kind], abilities=(ability,)))
+    [trigger] = face["triggers"]
+    assert trigger["mode"] == TRIGGER_MODE[ability]
+    assert trigger["valid_card"] == {"type": "SelfRef"}
+    assert gains(trigger["execute"]) == TRIGGER_LIFE[ability]
+    if ability == "etb":
+        assert trigger["destination"] == "Battlefield"
+    if ability == "dies":
+        assert (trigger["origin"], trigger["destination"]) == ("Battlefield", "Graveyard")
+
+
+def test_phasing_keyword_and_characteristics() -> None:
+    """702.26a: Phasing is a keyword; power and toughness are printed."""
+    face = parse(Permanent("c", phasing=1, power=2, toughness=3))
+    assert face["keywords"] == ["Phasing"]
+    assert face["card_type"]["core_types"] == ["Creature"]
+    assert (face["power"]["value"], face["toughness"]["value"]) == (2, 3)
+
+
+def test_anthem_is_a_static_boost_for_other_creatures_you_control() -> None:
+    """613.4c; 702.26b: its source must be phased in for it to apply."""
+    face = parse(Permanent("c", power=1, toughness=1, abilities=("anthem",)))
+    [static] = face["static_abilities"]
+    assert static["mode"] == "Continuous"
+    assert static["affected"]["controller"] == "You"
+    assert static["affected"]["properties"] == [{"type": "Another"}]
+    assert static["modifications"] == [
+        {"type": "AddPower", "value": 1},
+        {"type": "AddToughness", "value": 1},
+    ]
+
+
+def test_tap_ability_is_activated_with_a_tap_cost() -> None:
+    face = parse(Permanent("l", types=("land",), abilities=("tap_gain_life",)))
+    [ability] = face["abilities"]
+    assert ability["kind"] == "Activated"
+    assert ability["cost"] == {"type": "Tap"}
+    assert gains(ability) == TAP_LIFE
+
+
+@pytest.mark.parametrize(
+    ("kind", "keyword"),
+    [
+        (
+            "aura",
+            {
+                "Enchant": {
+                    "type": "Typed",
+                    "type_filters": ["Permanent"],
+                    "controller": None,
+                    "properties": [],
+                }
+            },
+        ),
+        ("player-aura", {"Enchant": {"type": "Player"}}),
+    ],
+)
+def test_auras_enchant_what_they_may_be_attached_to(kind: str, keyword: dict[str, Any]) -> None:
+    """303.4a: an Aura on any permanent of the setup, or on a player."""
+    face = parse(HOSTS[kind])
+    assert face["keywords"] == [keyword]
+    assert face["card_type"]["subtypes"] == ["Aura"]
+
+
+@pytest.mark.parametrize(("kind", "host"), [("equipment", "Creature"), ("fortification", "Land")])
+def test_equipment_and_fortifications_attach_to_their_host_type(kind: str, host: str) -> None:
+    """301.5, 301.6: Equip attaches to a creature, Fortify to a land."""
+    face = parse(HOSTS[kind])
+    [ability] = face["abilities"]
+    assert ability["effect"]["type"] == "Attach"
+    assert ability["effect"]["target"]["type_filters"] == [host]
+    assert face["card_type"]["subtypes"] == [kind.capitalize()]
+
+
+def spell(spec: cards.CardSpec) -> dict[str, Any]:
+    face = cards.face(spec)
+    assert cards.unparsed(face) == [], spec.text
+    assert face["card_type"]["core_types"] == ["Instant"]
+    assert face["mana_cost"] == {"type": "Cost", "shards": [], "generic": 0}
+    [ability] = face["abilities"]
+    return ability
+
+
+def test_targeted_phase_out_spells() -> None:
+    """702.26b: "Target permanent(s) phase out." — one target, or up to two."""
+    one, two = spell(cards.PHASE_OUT), spell(cards.PHASE_OUT_TWO)
+    for ability in (one, two):
+        assert ability["effect"]["type"] == "PhaseOut"
+        assert ability["effect"]["target"]["type_filters"] == ["Permanent"]
+        assert ability["effect"]["target"]["controller"] is None
+    assert one.get("multi_target") is None
+    assert two["multi_target"] == {"min": 0, "max": {"type": "Fixed", "value": 2}}
+
+
+def test_phase_out_all_is_your_permanents() -> None:
+    ability = spell(cards.PHASE_OUT_ALL)
+    assert ability["effect"]["type"] == "PhaseOut"
+    assert ability["effect"]["target"]["controller"] == "You"
+
+
+def test_destroy_spells() -> None:
+    wrath, kill = spell(cards.DESTROY_ALL), spell(cards.DESTROY)
+    assert wrath["effect"]["type"] == "DestroyAll"
+    assert wrath["effect"]["target"]["type_filters"] == ["Creature"]
+    assert kill["effect"]["type"] == "Destroy"
+    assert kill["effect"]["target"]["type_filters"] == ["Permanent"]
+    assert kill["sub_ability"]["effect"]["type"] == "Draw"
+
+
+def test_census_counts_creatures_you_control() -> None:
+    count = spell(cards.DRAW_PER_CREATURE)["effect"]["count"]
+    assert count["qty"]["type"] == "ObjectCount"
+    assert count["qty"]["filter"]["type_filters"] == ["Creature"]
+    assert count["qty"]["filter"]["controller"] == "You"
+
+
+def test_rally_pumps_until_end_of_turn() -> None:
+    """702.26e: a resolution effect on creatures you control."""
+    ability = spell(cards.PUMP_TEAM)
+    assert ability["effect"]["type"] == "PumpAll"
+    assert ability["duration"] == "UntilEndOfTurn"
+
+
+@pytest.mark.parametrize(
+    ("spec", "keywords"), [(cards.TOKEN, []), (cards.PHASING_TOKEN, ["Phasing"])]
+)
+def test_token_spells(spec: cards.CardSpec, keywords: list[str]) -> None:
+    effect = spell(spec)["effect"]
+    assert effect["type"] == "Token"
+    assert (effect["power"]["value"], effect["toughness"]["value"]) == (1, 1)
+    assert effect["keywords"] == keywords

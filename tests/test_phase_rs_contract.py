@@ -1,0 +1,138 @@
+"""The phase.rs adapter keeps the protocol's contract: a generated setup is
+observed back as it was set up, and the engine plays phasing itself."""
+
+from __future__ import annotations
+
+import importlib.util
+from importlib import metadata
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from adapters.phase_rs import CAPABILITIES, PhaseRsEngine
+from adapters.phase_rs.engine import INSTALL_HINT
+from adapters.protocol import Engine
+from conformance import actions as a
+from conformance.observation import Observation
+from conformance.setup import STARTING_LIFE, BoostEffect, Permanent, PhasedOut, Setup
+from conformance.strategies import setups
+
+requires_phase = pytest.mark.skipif(
+    importlib.util.find_spec("phase") is None,
+    reason="phase-python is not installed; pip install 'phasecert[phase-rs]'",
+)
+
+
+def test_engine_without_phase_python_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(RuntimeError, match="pip install 'phasecert\\[phase-rs\\]'") as raised:
+        PhaseRsEngine()
+    assert str(raised.value) == INSTALL_HINT
+
+
+@requires_phase
+def test_engine_is_named_and_versioned() -> None:
+    engine = PhaseRsEngine()
+    assert isinstance(engine, Engine)
+    assert engine.name == "phase-rs"
+    assert engine.version == metadata.version("phase-python")
+    assert engine.capabilities == CAPABILITIES
+
+
+@requires_phase
+def test_a_position_phase_rs_cant_express_is_refused_clearly() -> None:
+    stolen = Setup(permanents=(Permanent("p1", owner=1, controller=0, power=1, toughness=1),))
+    with pytest.raises(ValueError, match="control-change"):
+        PhaseRsEngine().start(stolen)
+
+
+def expected_power_toughness(setup: Setup, p: Permanent) -> tuple[int, int] | None:
+    """613.4: printed, +1/+1 counters, boosts, and anthems of other phased-in
+    permanents with the same controller (702.26b)."""
+    if not p.is_creature or p.phased_out is not None:
+        return None
+    assert p.power is not None and p.toughness is not None
+    bonus = dict(p.counters).get("+1/+1", 0) + sum(
+        1
+        for q in setup.permanents
+        if q.id != p.id
+        and "anthem" in q.abilities
+        and q.phased_out is None
+        and q.controller == p.controller
+    )
+    power, toughness = p.power + bonus, p.toughness + bonus
+    for e in setup.effects:
+        if isinstance(e, BoostEffect) and p.id in e.targets:
+            power, toughness = power + e.power, toughness + e.toughness
+    return power, toughness
+
+
+def assert_shows(setup: Setup, seen: Observation) -> None:
+    assert (seen.turn, seen.active, seen.events, seen.refused) == (
+        setup.turn,
+        setup.active,
+        (),
+        None,
+    )
+    assert [(v.in_game, v.life, v.cards_drawn) for v in seen.players] == [
+        (True, STARTING_LIFE, 0)
+    ] * setup.players
+    assert [v.id for v in seen.permanents] == [p.id for p in setup.permanents]
+    for p, view in zip(setup.permanents, seen.permanents, strict=True):
+        cause = None if p.phased_out is None else p.phased_out.cause
+        expected = expected_power_toughness(setup, p)
+        assert view.zone == "battlefield", p.id
+        assert (view.phased_out, view.cause) == (p.phased_out is not None, cause), p.id
+        assert (view.controller, view.tapped, view.attached_to) == (
+            p.controller,
+            p.tapped,
+            p.attached_to,
+        ), p.id
+        assert view.counters == p.counters, p.id
+        assert (view.power, view.toughness) == (expected or (None, None)), p.id
+
+
+@requires_phase
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups(CAPABILITIES, max_permanents=5))
+def test_a_setup_is_observed_as_it_was_set_up(setup: Setup) -> None:
+    assert_shows(setup, PhaseRsEngine().start(setup).observe())
+
+
+@requires_phase
+def test_phasing_creature_phases_out_on_its_controllers_next_untap_step() -> None:
+    """702.26a, played by the engine: not in the opponent's untap step, then
+    out (directly) in its controller's."""
+    game = PhaseRsEngine().start(
+        Setup(active=0, permanents=(Permanent("p1", phasing=1, power=2, toughness=2),))
+    )
+    theirs = game.perform(a.PassTurn())
+    assert (theirs.active, theirs.permanent("p1").phased_out) == (1, False)
+    ours = game.perform(a.PassTurn())
+    assert ours.active == 0
+    assert (ours.permanent("p1").phased_out, ours.permanent("p1").cause) == (True, "direct")
+    assert ours.events_of("phased_out", "p1")
+
+
+@requires_phase
+def test_directly_phased_out_permanent_phases_in_under_its_controller() -> None:
+    """702.26a: it phased out under player 1, so it is back in player 1's
+    untap step, with its +1/+1 counter (702.26d)."""
+    out = PhasedOut("direct", under=1)
+    setup = Setup(
+        active=0,
+        permanents=(
+            Permanent(
+                "p1",
+                owner=1,
+                controller=1,
+                power=1,
+                toughness=1,
+                counters=(("+1/+1", 1),),
+                phased_out=out,
+            ),
+        ),
+    )
+    game = PhaseRsEngine().start(setup)
+    seen = game.perform(a.PassTurn()).permanent("p1")
+    assert (seen.phased_out, seen.counters, seen.power) == (False, (("+1/+1", 1),), 2)
