@@ -22,8 +22,8 @@ ENGINES: tuple[str, ...] = ("reference", "phase-rs")
 MAX_BOARD: dict[str, int] = {"phase-rs": 1_000}
 #: Operations of the scenario benchmarks (`benchmarks/test_overhead.py`).
 SUITE = "generate and check"
+RUNNER = "runner, replaying the engine's answers"
 DIRECT = "engine, called directly"
-PLAYED = "engine, through the runner"
 
 
 class Timings:

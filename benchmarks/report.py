@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.boards import SIZES
-from benchmarks.harness import DIRECT, PLAYED, SUITE
+from benchmarks.harness import DIRECT, RUNNER, SUITE
 
 FINDINGS = Path(__file__).with_name("findings.md")
 #: Issue 5's targets, as ratios measured within one run.
@@ -133,21 +133,20 @@ def overhead_rows(rows: list[Row]) -> dict[str, dict[str, Row]]:
 
 def overhead_table(by_engine: dict[str, dict[str, Row]]) -> list[str]:
     out = [
-        "| engine | scenarios | generate and check | engine, called directly | "
-        "through the runner | generation, % of engine | runner, % of engine | "
+        f"| engine | scenarios | {SUITE} | {RUNNER} | {DIRECT} | "
         "suite overhead, % of engine | engine errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for engine, ops in by_engine.items():
-        played = ops.get(PLAYED)
-        if played is None or "overhead_pct" not in played.extra:
+        if any(op not in ops for op in (SUITE, RUNNER, DIRECT)):
             continue
-        per = {op: duration(ops[op].best / ops[op].extra["scenarios"]) for op in ops}
+        per = {op: duration(row.best / row.extra["scenarios"]) for op, row in ops.items()}
+        direct = ops[DIRECT].extra
         out.append(
-            f"| {engine} | {played.extra['scenarios']} | {per.get(SUITE, '–')} | "
-            f"{per.get(DIRECT, '–')} | {per[PLAYED]} | {played.extra['generation_pct']:,} | "
-            f"{played.extra['runner_pct']:,} | {played.extra['overhead_pct']:,} | "
-            f"{played.extra['engine_errors']} |"
+            f"| {engine} | {direct['scenarios']} | {per[SUITE]} "
+            f"({_number(direct.get('generation_pct'))} %) | {per[RUNNER]} "
+            f"({_number(direct.get('runner_pct'))} %) | {per[DIRECT]} | "
+            f"{_number(direct.get('overhead_pct'))} | {ops[RUNNER].extra['engine_errors']} |"
         )
     return [*out, ""]
 
@@ -170,8 +169,8 @@ def targets_table(
             f"| reference growth 1,000 → 10,000 between {low:g} and {high:g} | "
             f"{growth:.1f} | {'yes' if low <= growth <= high else 'no'} |"
         )
-    played = by_engine.get("phase-rs", {}).get(PLAYED)
-    pct = None if played is None else played.extra.get("overhead_pct")
+    direct = by_engine.get("phase-rs", {}).get(DIRECT)
+    pct = None if direct is None else direct.extra.get("overhead_pct")
     if pct is not None:
         out.append(
             f"| suite overhead below {OVERHEAD_TARGET_PCT:g} % of phase.rs per scenario | "

@@ -1,34 +1,40 @@
-"""The suite's own cost per scenario, against the engines' (issue 5).
+"""The suite's own cost per scenario, against each engine's (issue 5).
 
 For each engine, on the same scenarios (the suite's `scenarios` strategy for
 that engine's capabilities, derandomized so every round draws the same ones):
 
-* suite: generating a scenario and checking that it is a legal position
-  (`check_setup`), with no engine at all;
+* generate and check: drawing a scenario and checking that it is a legal
+  position (`check_setup`), with no engine at all;
+* runner: `conformance.running.play` (a worker thread per engine call, a
+  check of every observation) driving a stand-in that answers with the
+  observations the engine gave, so the runner is timed without the engine;
 * engine: starting the game and performing each action, the adapter called
-  directly, which is the time the engine (with its adapter) spends;
-* play: the same through the runner, `conformance.running.play`, which calls
-  the engine in a worker thread and checks every observation it returns.
+  directly: the time the engine, with its adapter, spends.
 
-The suite's overhead per scenario is suite + (play − engine); the play row's
-`extra_info` gives it as a percentage of the engine's time.
+The suite's overhead per scenario is the first two against the third; the
+engine row's `extra_info` gives it as a percentage (`overhead_pct`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from benchmarks.harness import DIRECT, ENGINES, PLAYED, SUITE, Timings, engine_or_skip
+from benchmarks.harness import DIRECT, ENGINES, RUNNER, SUITE, Timings, engine_or_skip
+from conformance.actions import Action
 from conformance.capabilities import Capability
 from conformance.legality import check_setup
+from conformance.observation import Observation
 from conformance.running import EngineError, play
 from conformance.scenario import Scenario
+from conformance.setup import Setup
 from conformance.strategies import scenarios
 
-#: Scenarios per round; times in `extra_info` are per scenario.
+#: Scenarios per round; times in the report are per scenario.
 EXAMPLES = 30
 ROUNDS = 5
 
@@ -54,24 +60,50 @@ def generate(caps: frozenset[Capability]) -> list[Scenario]:
     return drawn
 
 
-def run_directly(engine: Any, drawn: list[Scenario]) -> int:
-    """Play each scenario by calling the adapter; returns how many the
-    engine failed on (a failure ends that scenario, as in a property)."""
-    errors = 0
+def run_directly(engine: Any, drawn: list[Scenario]) -> list[list[Observation]]:
+    """Play each scenario by calling the adapter; returns the engine's
+    answers, which stop where it failed (a failure ends a scenario, as in a
+    property)."""
+    answers = []
     for scenario in drawn:
+        seen: list[Observation] = []
+        answers.append(seen)
         try:
             game = engine.start(scenario.setup)
-            game.observe()
+            seen.append(game.observe())
             for action in scenario.actions:
-                game.perform(action)
+                seen.append(game.perform(action))
         except Exception:
-            errors += 1
-    return errors
+            continue
+    return answers
+
+
+class Replay:
+    """A stand-in engine that gives recorded answers, scenario by scenario;
+    where the recording stops, the engine had failed, and so does this."""
+
+    name = "replay"
+
+    def __init__(self, answers: list[list[Observation]]) -> None:
+        self._games = iter(answers)
+
+    def start(self, setup: Setup) -> _ReplayGame:
+        return _ReplayGame(iter(next(self._games)))
+
+
+@dataclass
+class _ReplayGame:
+    answers: Iterator[Observation]
+
+    def observe(self) -> Observation:
+        return next(self.answers)
+
+    def perform(self, action: Action) -> Observation:
+        return next(self.answers)
 
 
 def run_played(engine: Any, drawn: list[Scenario]) -> int:
-    """Play each scenario through the runner; returns how many the engine
-    failed on."""
+    """Play each scenario through the runner; returns how many failed."""
     errors = 0
     for scenario in drawn:
         try:
@@ -81,72 +113,68 @@ def run_played(engine: Any, drawn: list[Scenario]) -> int:
     return errors
 
 
-def _label(benchmark: Any, name: str, operation: str, count: int) -> None:
-    benchmark.group = f"scenario overhead, {name}"
-    benchmark.extra_info.update(engine=name, operation=operation, scenarios=count)
+@dataclass
+class Drawn:
+    """One engine's scenarios and, once it has played them, its answers."""
+
+    scenarios: list[Scenario]
+    answers: list[list[Observation]] = field(default_factory=list)
 
 
 @pytest.fixture(scope="module")
-def drawn() -> dict[str, list[Scenario]]:
-    """The scenarios of each engine, drawn once per module."""
+def drawn() -> dict[str, Drawn]:
+    """Each engine's scenarios, drawn once per module."""
     return {}
 
 
-def _engine_and_scenarios(
-    engines: dict[str, Any], drawn: dict[str, list[Scenario]], name: str
-) -> tuple[Any, list[Scenario]]:
+def _prepare(
+    benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], name: str, operation: str
+) -> tuple[Any, Drawn]:
     engine = engine_or_skip(engines, name)
     if name not in drawn:
-        drawn[name] = generate(engine.capabilities)
+        drawn[name] = Drawn(generate(engine.capabilities))
+    benchmark.group = f"scenario overhead, {name}"
+    benchmark.extra_info.update(
+        engine=name, operation=operation, scenarios=len(drawn[name].scenarios)
+    )
     return engine, drawn[name]
 
 
 @pytest.mark.parametrize("name", ENGINES)
-def test_suite(
-    benchmark: Any,
-    engines: dict[str, Any],
-    drawn: dict[str, list[Scenario]],
-    timings: Timings,
-    name: str,
+def test_generate_and_check(
+    benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], timings: Timings, name: str
 ) -> None:
-    engine, expected = _engine_and_scenarios(engines, drawn, name)
-    _label(benchmark, name, SUITE, len(expected))
+    engine, mine = _prepare(benchmark, engines, drawn, name, SUITE)
     again = benchmark.pedantic(generate, args=(engine.capabilities,), rounds=ROUNDS)
-    assert again == expected, "derandomized generation drew different scenarios"
-    timings.record(("suite", name), benchmark)
+    assert again == mine.scenarios, "derandomized generation drew different scenarios"
+    timings.record((SUITE, name), benchmark)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_runner(
+    benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], timings: Timings, name: str
+) -> None:
+    engine, mine = _prepare(benchmark, engines, drawn, name, RUNNER)
+    if not mine.answers:
+        mine.answers = run_directly(engine, mine.scenarios)
+
+    def fresh() -> tuple[tuple[Replay, list[Scenario]], dict[str, Any]]:
+        return (Replay(mine.answers), mine.scenarios), {}
+
+    errors = benchmark.pedantic(run_played, setup=fresh, rounds=ROUNDS)
+    benchmark.extra_info["engine_errors"] = errors
+    timings.record((RUNNER, name), benchmark)
 
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_engine(
-    benchmark: Any,
-    engines: dict[str, Any],
-    drawn: dict[str, list[Scenario]],
-    timings: Timings,
-    name: str,
+    benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], timings: Timings, name: str
 ) -> None:
-    engine, scenarios_ = _engine_and_scenarios(engines, drawn, name)
-    _label(benchmark, name, DIRECT, len(scenarios_))
-    errors = benchmark.pedantic(run_directly, args=(engine, scenarios_), rounds=ROUNDS)
-    benchmark.extra_info["engine_errors"] = errors
-    timings.record(("engine", name), benchmark)
-
-
-@pytest.mark.parametrize("name", ENGINES)
-def test_play(
-    benchmark: Any,
-    engines: dict[str, Any],
-    drawn: dict[str, list[Scenario]],
-    timings: Timings,
-    name: str,
-) -> None:
-    engine, scenarios_ = _engine_and_scenarios(engines, drawn, name)
-    _label(benchmark, name, PLAYED, len(scenarios_))
-    errors = benchmark.pedantic(run_played, args=(engine, scenarios_), rounds=ROUNDS)
-    benchmark.extra_info["engine_errors"] = errors
-    played = timings.record(("play", name), benchmark)
-    suite, direct = timings.get(("suite", name)), timings.get(("engine", name))
-    if played is not None and suite is not None and direct is not None:
-        runner = max(played - direct, 0.0)
+    engine, mine = _prepare(benchmark, engines, drawn, name, DIRECT)
+    benchmark.pedantic(run_directly, args=(engine, mine.scenarios), rounds=ROUNDS)
+    direct = timings.record((DIRECT, name), benchmark)
+    suite, runner = timings.get((SUITE, name)), timings.get((RUNNER, name))
+    if direct is not None and suite is not None and runner is not None:
         benchmark.extra_info.update(
             generation_pct=round(100 * suite / direct, 1),
             runner_pct=round(100 * runner / direct, 1),

@@ -294,6 +294,11 @@ class Table:
             sum(p.id.startswith("t") for p in obs.permanents),
         )
 
+    def turn_order(self) -> list[int]:
+        """Players in the game, the active one first."""
+        i = self.in_game.index(self.active)
+        return self.in_game[i:] + self.in_game[:i]
+
     def controlled_by(self, player: int) -> list[str]:
         return [pid for pid in self.ids if self.controllers.get(pid) == player]
 
@@ -309,8 +314,11 @@ def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
     """One action of `kind`, updating `table`; None if none is possible.
     Attackers are declared by the active player, and only a non-active
     player concedes, leaving two or more in the game."""
-    player = _pick(draw, table.in_game)
-    others = [p for p in table.in_game if p != table.active]
+    # Players are drawn in turn order from the active one, so deleting a
+    # PassTurn while shrinking keeps who acts relative to whose turn it is.
+    turn_order = table.turn_order()
+    player = _pick(draw, turn_order)
+    others = turn_order[1:]
     if kind is a.PassTurn:
         table.active = table.in_game[(table.in_game.index(table.active) + 1) % len(table.in_game)]
         return a.PassTurn()

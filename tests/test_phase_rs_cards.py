@@ -199,3 +199,33 @@ def test_token_spells(spec: cards.CardSpec, keywords: list[str]) -> None:
     assert effect["type"] == "Token"
     assert (effect["power"]["value"], effect["toughness"]["value"]) == (1, 1)
     assert effect["keywords"] == keywords
+
+
+@pytest.mark.parametrize(
+    ("kind", "duration"),
+    [
+        ("end_of_turn", "UntilEndOfTurn"),
+        ("your_next_turn", {"UntilNextTurnOf": {"player": {"type": "Controller"}}}),
+        ("indefinitely", None),
+    ],
+)
+def test_gain_control_spells_carry_their_duration(kind: str, duration: Any) -> None:
+    """613.1b; 514.2 / 611.2a: the engine ends the effect from this parse."""
+    ability = spell(cards.GAIN_CONTROL[kind])  # type: ignore[index]
+    assert ability["effect"]["type"] == "GainControl"
+    assert ability["effect"]["target"]["type_filters"] == ["Permanent"]
+    assert ability["duration"] == duration
+
+
+@pytest.mark.parametrize("kind", ["creature", "enchantment", "aura"])
+def test_a_chosen_color_comes_from_an_as_it_enters_choice(kind: str) -> None:
+    """R2017-choices: the card really makes the choice as it enters."""
+    face = parse(replace(HOSTS[kind], chosen="blue"))
+    [replacement] = face["replacements"]
+    assert replacement["valid_card"] == {"type": "SelfRef"}
+    assert replacement["destination_zone"] == "Battlefield"
+    assert replacement["execute"]["effect"] == {
+        "type": "Choose",
+        "choice_type": "Color",
+        "persist": True,
+    }

@@ -9,12 +9,21 @@ from importlib import metadata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from adapters.phase_rs import CAPABILITIES, PhaseRsEngine
+from adapters.phase_rs import CAPABILITIES, MISSING, PhaseRsEngine
 from adapters.phase_rs.engine import INSTALL_HINT
 from adapters.protocol import Engine
 from conformance import actions as a
+from conformance.capabilities import Capability
 from conformance.observation import Observation
-from conformance.setup import STARTING_LIFE, BoostEffect, Permanent, PhasedOut, Setup
+from conformance.setup import (
+    STARTING_LIFE,
+    BoostEffect,
+    ControlEffect,
+    Duration,
+    Permanent,
+    PhasedOut,
+    Setup,
+)
 from conformance.strategies import setups
 
 requires_phase = pytest.mark.skipif(
@@ -39,11 +48,23 @@ def test_engine_is_named_and_versioned() -> None:
     assert engine.capabilities == CAPABILITIES
 
 
+def test_every_capability_is_declared_or_missing_with_a_reason() -> None:
+    assert not CAPABILITIES & MISSING.keys()
+    assert CAPABILITIES | MISSING.keys() == set(Capability)
+    assert all(reason for reason in MISSING.values())
+
+
 @requires_phase
 def test_a_position_phase_rs_cant_express_is_refused_clearly() -> None:
-    stolen = Setup(permanents=(Permanent("p1", owner=1, controller=0, power=1, toughness=1),))
-    with pytest.raises(ValueError, match="control-change"):
+    """R2017-control: phased out under its owner, then stolen."""
+    out = PhasedOut("direct", under=1)
+    stolen = Setup(
+        permanents=(Permanent("p1", owner=1, controller=0, power=1, toughness=1, phased_out=out),)
+    )
+    with pytest.raises(ValueError, match="phased-out-under-other"):
         PhaseRsEngine().start(stolen)
+    with pytest.raises(ValueError, match="color chosen"):
+        PhaseRsEngine().start(Setup(permanents=(Permanent("p1", chosen="odd"),)))
 
 
 def expected_power_toughness(setup: Setup, p: Permanent) -> tuple[int, int] | None:
@@ -88,7 +109,7 @@ def assert_shows(setup: Setup, seen: Observation) -> None:
             p.tapped,
             p.attached_to,
         ), p.id
-        assert view.counters == p.counters, p.id
+        assert (view.counters, view.chosen) == (p.counters, p.chosen), p.id
         assert (view.power, view.toughness) == (expected or (None, None)), p.id
 
 
@@ -136,3 +157,47 @@ def test_directly_phased_out_permanent_phases_in_under_its_controller() -> None:
     game = PhaseRsEngine().start(setup)
     seen = game.perform(a.PassTurn()).permanent("p1")
     assert (seen.phased_out, seen.counters, seen.power) == (False, (("+1/+1", 1),), 2)
+
+
+@requires_phase
+@pytest.mark.parametrize(
+    ("kind", "controllers"),
+    [
+        ("end_of_turn", [1, 1]),
+        ("your_next_turn", [0, 1]),
+        ("indefinitely", [0, 0]),
+    ],
+)
+def test_gain_control_is_cast_and_ended_by_the_engine(kind: str, controllers: list[int]) -> None:
+    """613.1b: player 0 steals p1 for a duration; the engine ends it at
+    cleanup (514.2) or as player 0's next turn begins (611.2a)."""
+    stolen = Setup(
+        active=0, permanents=(Permanent("p1", owner=1, controller=1, power=1, toughness=1),)
+    )
+    game = PhaseRsEngine().start(stolen)
+    seen = game.perform(a.GainControl(0, "p1", Duration(kind)))
+    assert (seen.refused, seen.permanent("p1").controller) == (None, 0)
+    later = [game.perform(a.PassTurn()).permanent("p1").controller for _ in controllers]
+    assert later == controllers
+
+
+@requires_phase
+def test_a_setup_control_effect_lasts_its_duration() -> None:
+    """613.1b: player 0 controls player 1's creature until end of turn
+    (514.2), so it is back with player 1 in player 1's turn."""
+    setup = Setup(
+        active=0,
+        permanents=(Permanent("p1", owner=1, controller=0, power=1, toughness=1),),
+        effects=(ControlEffect("p1", 0, Duration("end_of_turn")),),
+    )
+    game = PhaseRsEngine().start(setup)
+    assert game.observe().permanent("p1").controller == 0
+    assert game.perform(a.PassTurn()).permanent("p1").controller == 1
+
+
+@requires_phase
+def test_gain_control_for_as_long_as_is_not_played() -> None:
+    lands = (Permanent("p1", types=("land",)), Permanent("p2", types=("land",)))
+    game = PhaseRsEngine().start(Setup(permanents=lands))
+    seen = game.perform(a.GainControl(1, "p1", Duration("as_long_as_you_control", "p2")))
+    assert seen.refused is not None and "can't" in seen.refused

@@ -141,7 +141,7 @@ class UntilPhasesInAtUntap(Rules):
     "until-source-phasing-out-releases",
     "R2017-until-leaves",
     "the source phasing out counts as leaving the battlefield: its target phases in",
-    kills=("phased_out_until_waits_for_its_source",),
+    kills=("source_phasing_out_is_not_leaving",),
 )
 class UntilSourcePhasingOutReleases(Rules):
     def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:

@@ -73,12 +73,8 @@ class PhasedInStaysHidden(Rules):
     kills=("phased_out_static_abilities_apply_nothing",),
 )
 class AnthemWhilePhasedOut(Rules):
-    def anthems_affecting(self, card: Card) -> list[Card]:
-        return [
-            s
-            for s in self.state.in_play()
-            if "anthem" in s.abilities and s is not card and s.controller == card.controller
-        ]
+    def anthem_sources(self) -> list[Card]:
+        return [s for s in self.state.in_play() if "anthem" in s.abilities]
 
 
 @mutant(

@@ -95,7 +95,7 @@ class PhasingPerInstance(Rules):
 
 @mutant(
     "tokens-cease-to-exist",
-    "R2017-tokens",
+    "704.5d",
     "a phased-out token ceases to exist (the rule before 2017)",
     kills=("phased_out_tokens_stay_and_phase_in",),
 )
@@ -130,3 +130,29 @@ class PhasingInIsEntering(Rules):
     def phase_in_with_attachments(self, card: Card) -> None:
         super().phase_in_with_attachments(card)
         card.sick = True
+
+
+@mutant(
+    "phased-out-tokens-stay-out",
+    "R2017-tokens",
+    "a phased-out token never phases back in",
+    kills=("phased_out_tokens_stay_and_phase_in",),
+)
+class PhasedOutTokensStayOut(Rules):
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        return not card.token and super().phases_in_in_untap(card, player)
+
+
+@mutant(
+    "skipped-untap-phases-in",
+    "R2017-skip-untap",
+    "a skipped untap step still phases in what phased out (but phases nothing out)",
+    kills=("skipped_untap_step_has_no_phasing",),
+)
+class SkippedUntapPhasesIn(Rules):
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            self.phase_in([c for c in self.state.in_play() if self.phases_in_in_untap(c, player)])
+            return
+        super().untap_step(player)

@@ -4,9 +4,10 @@ engine itself (`phase.build_oracle_face`).
 Each setup permanent becomes a card whose text says exactly what the
 `Permanent` says: its types, its instances of phasing (702.26a, 702.26p), its
 abilities (with the life amounts of `TRIGGER_LIFE`, so a resolved trigger is
-identified by what it gains), and for an attachment its Enchant, Equip or
-Fortify ability (301.5, 303.4). Spells are free instants, so any player can
-cast them whenever they hold priority.
+identified by what it gains), a color choice "as it enters" if it has one
+(R2017-choices), and for an attachment its Enchant, Equip or Fortify ability
+(301.5, 303.4). Spells are free instants, so any player can cast them
+whenever they hold priority.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from conformance.setup import TAP_LIFE, TRIGGER_LIFE, Ability, Permanent
+from conformance.setup import TAP_LIFE, TRIGGER_LIFE, Ability, DurationKind, Permanent
 
 #: The noun an ability uses to name its own permanent ("this Aura").
 _NOUN = {"aura": "Aura", "equipment": "Equipment", "fortification": "Fortification"}
@@ -102,6 +103,8 @@ def permanent_card(p: Permanent) -> CardSpec:
     elif p.attachment is not None:
         keywords.append(_ATTACH_KEYWORD[p.attachment][0])
     noun = _noun(p)
+    if p.chosen is not None:
+        lines.append(f"As {noun} enters, choose a color.")
     lines += [_ability_line(a, noun) for a in p.abilities]
     if p.attachment in _ATTACH_KEYWORD:
         lines.append(_ATTACH_KEYWORD[p.attachment][1])
@@ -112,6 +115,7 @@ def permanent_card(p: Permanent) -> CardSpec:
     pt = f" {p.power}/{p.toughness}" if p.is_creature else ""
     name = f"PC {kind}{pt}" + "".join(f" {a}" for a in p.abilities)
     name += " phasing" if p.phasing else ""
+    name += " chooser" if p.chosen is not None else ""
     return CardSpec(
         name=name,
         text=text,
@@ -138,6 +142,15 @@ TOKEN = _instant("PC Spirit Call", "Create a 1/1 colorless Spirit creature token
 PHASING_TOKEN = _instant(
     "PC Phasing Spirit Call", "Create a 1/1 colorless Spirit creature token with phasing."
 )
+#: "Gain control of target permanent" for each duration the adapter can
+#: cast (613.1b); "for as long as you control X" is not one of them.
+GAIN_CONTROL: dict[DurationKind, CardSpec] = {
+    "end_of_turn": _instant("PC Borrow", "Gain control of target permanent until end of turn."),
+    "your_next_turn": _instant(
+        "PC Borrow Long", "Gain control of target permanent until your next turn."
+    ),
+    "indefinitely": _instant("PC Steal", "Gain control of target permanent."),
+}
 #: Library filler, drawn in draw steps; never cast.
 FILLER = CardSpec(name="PC Filler", text="", types=("Creature",), power=1, toughness=1, mana="{9}")
 
@@ -151,6 +164,7 @@ SPELLS: tuple[CardSpec, ...] = (
     PUMP_TEAM,
     TOKEN,
     PHASING_TOKEN,
+    *GAIN_CONTROL.values(),
 )
 
 

@@ -16,10 +16,24 @@ if TYPE_CHECKING:
 DISTRIBUTION = "phase-python"
 INSTALL_HINT = "phase-python is not installed; pip install 'phasecert[phase-rs]'"
 
-#: Missing: CHOICES ("as this enters, choose" is not set up), CONTROL_CHANGE
-#: (the engine has no "phased out under player X" state, and "for as long as
-#: you control X" can't be cast for an arbitrary X), PHASE_OUT_UNTIL (no
-#: "phases out until X leaves the battlefield" in the engine, 610.4).
+#: What the adapter can't express, and why; a property needing one of these is
+#: reported "not applicable" (see `conformance.capabilities`).
+MISSING: dict[C, str] = {
+    C.CONTROL_AS_LONG_AS: (
+        "phase.rs parses 'for as long as you control X' only with X the source "
+        "of the effect (duration WhileControllingHost); the suite's X is any "
+        "permanent, and a free instant has no such source on the battlefield"
+    ),
+    C.PHASED_OUT_UNDER_OTHER: (
+        "phase.rs stores no 'phased out under player X': a directly phased-out "
+        "permanent phases in at its current controller's untap step, so a "
+        "position where it phased out under another player can't be written"
+    ),
+    C.PHASE_OUT_UNTIL: (
+        "phase.rs has no 'phases out until X leaves the battlefield' effect (610.4); "
+        "its parser drops or ignores phase-out durations"
+    ),
+}
 CAPABILITIES: frozenset[C] = frozenset(
     {
         C.TOKENS,
@@ -33,6 +47,8 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.PHASE_TRIGGERS,
         C.ANTHEM,
         C.ACTIVATED_ABILITIES,
+        C.CHOICES,
+        C.CONTROL_CHANGE,
         C.PT_BOOST,
         C.SKIP_UNTAP,
         C.MULTIPLAYER,

@@ -38,6 +38,7 @@ class PhaseRsGame:
             a.Destroy: self._destroy,
             a.DrawPerCreature: lambda x: self._cast(x.player, cards.DRAW_PER_CREATURE),
             a.PumpTeam: lambda x: self._cast(x.player, cards.PUMP_TEAM),
+            a.GainControl: self._gain_control,
             a.CreateToken: self._create_token,
             a.Activate: self._activate,
             a.DeclareAttackers: self._declare_attackers,
@@ -145,6 +146,14 @@ class PhaseRsGame:
         self.driver.settle()
         self._count_draws(start)
         return None
+
+    def _gain_control(self, action: a.GainControl) -> str | None:
+        """613.1b: a GainControl spell of the engine, with the duration
+        parsed from its text; the engine ends it (514.2, 611.2a)."""
+        spec = cards.GAIN_CONTROL.get(action.duration.kind)
+        if spec is None:
+            return f"phase-rs adapter can't cast control lasting {action.duration.kind!r}"
+        return self._cast(action.player, spec, (action.target,))
 
     def _create_token(self, action: a.CreateToken) -> str | None:
         if action.id in self.reader.ids or not 0 <= action.phasing <= 1:

@@ -28,6 +28,15 @@ def lookup(game: Any, oid: int) -> dict[str, Any] | None:
         return None
 
 
+def _chosen_color(obj: dict[str, Any]) -> str | None:
+    """The color chosen as it entered (R2017-choices), in the suite's
+    lower case."""
+    return next(
+        (c["value"].lower() for c in obj.get("chosen_attributes", []) if c["type"] == "Color"),
+        None,
+    )
+
+
 class Reader:
     """Translates one game's engine ids into setup ids."""
 
@@ -80,6 +89,7 @@ class Reader:
             power=obj["power"] if shown else None,
             toughness=obj["toughness"] if shown else None,
             attacking=eid in attacking,
+            chosen=_chosen_color(obj),
         )
 
     def _host(self, ref: dict[str, Any] | None) -> str | int | None:

@@ -17,6 +17,7 @@ from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_database, per
 from conformance.setup import (
     STARTING_LIFE,
     BoostEffect,
+    ControlEffect,
     Duration,
     Permanent,
     Setup,
@@ -28,6 +29,9 @@ FILLER_CARDS = 5
 #: Counter kinds the engine spells differently from the suite.
 COUNTER_TO_ENGINE = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 COUNTER_FROM_ENGINE = {v: k for k, v in COUNTER_TO_ENGINE.items()}
+#: The colors a permanent can have chosen as it entered (105.1).
+COLORS = ("White", "Blue", "Black", "Red", "Green")
+CHANGE_CONTROL = {"type": "ChangeController"}
 _DURATION = {
     "end_of_turn": "UntilEndOfTurn",
     "your_next_turn": {"UntilNextTurnOf": {"player": {"type": "Controller"}}},
@@ -45,20 +49,13 @@ class Position:
 
 
 def setup_problems(setup: Setup) -> list[str]:
-    """What in `setup` phase.rs has no state for, as readable sentences."""
-    problems = []
-    for p in setup.permanents:
-        out = p.phased_out
-        if out is not None and out.cause == "direct" and out.under != p.controller:
-            problems.append(
-                f"{p.id}: phase.rs has no 'phased out under player' state; it phases a "
-                f"permanent in at its controller's untap step, so {p.id} can't be phased "
-                f"out under {out.under} while controlled by {p.controller}"
-            )
-    for e in setup.effects:
-        if isinstance(e, BoostEffect) and e.duration.kind not in _DURATION:
-            problems.append(f"a boost lasting {e.duration.kind!r} has no phase.rs duration")
-    return problems
+    """What in `setup` phase.rs has no state for, as readable sentences
+    (beyond the capabilities it lacks)."""
+    return [
+        f"{p.id}: phase.rs records a color chosen as a permanent entered, not {p.chosen!r}"
+        for p in setup.permanents
+        if p.chosen is not None and p.chosen.capitalize() not in COLORS
+    ]
 
 
 def build(setup: Setup) -> Position:
@@ -121,13 +118,17 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
 def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
     obj = state["objects"][str(ids[p.id])]
     obj["zone"] = "Battlefield"
-    obj["controller"] = obj["base_controller"] = p.controller
+    # Control other than the owner's comes from a continuous effect, written
+    # in `_write_effects` (613.1b).
+    obj["controller"], obj["base_controller"] = p.controller, p.owner
     obj["tapped"] = p.tapped
     obj["summoning_sick"] = p.sick
     obj["entered_battlefield_turn"] = turn if p.sick else 0
     obj["counters"] = {COUNTER_TO_ENGINE.get(k, k): n for k, n in p.counters}
     if p.token:
         obj["is_token"] = True
+    if p.chosen is not None:  # R2017-choices
+        obj["chosen_attributes"] = [{"type": "Color", "value": p.chosen.capitalize()}]
     if p.phasing > 1:  # 702.26p: Oracle text would merge the instances.
         for key in ("keywords", "base_keywords"):
             obj[key] = [k for k in obj[key] if k != "Phasing"] + ["Phasing"] * p.phasing
@@ -144,18 +145,37 @@ def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], t
 
 
 def _write_effects(state: dict[str, Any], setup: Setup, ids: dict[str, int]) -> None:
-    """Boosts become the engine's transient continuous effects (613.4c);
-    skipped untap steps its `steps_to_skip` (702.26m)."""
+    """Boosts and control effects become the engine's transient continuous
+    effects (613.1b, 613.4c); a permanent controlled by someone other than its
+    owner without a `ControlEffect` is under an indefinite one, as in the
+    reference. Skipped untap steps become its `steps_to_skip` (702.26m)."""
     skips = Counter(e.player for e in setup.effects if isinstance(e, SkipUntap))
     for player, n in skips.items():
         state["steps_to_skip"][player]["Untap"] = n
+    explicit = {e.target: e for e in setup.effects if isinstance(e, ControlEffect)}
+    for p in setup.permanents:
+        if p.owner != p.controller:
+            control = explicit.get(p.id, ControlEffect(p.id, p.controller))
+            _add_effect(state, ids[p.id], control.controller, control.duration, [CHANGE_CONTROL])
     for e in setup.effects:
         if isinstance(e, BoostEffect):
+            boost = [
+                {"type": "AddPower", "value": e.power},
+                {"type": "AddToughness", "value": e.toughness},
+            ]
             for target in e.targets:
-                _add_boost(state, ids[target], e, e.duration)
+                _add_effect(state, ids[target], e.controller, e.duration, boost)
 
 
-def _add_boost(state: dict[str, Any], oid: int, e: BoostEffect, duration: Duration) -> None:
+def _add_effect(
+    state: dict[str, Any],
+    oid: int,
+    controller: int,
+    duration: Duration,
+    modifications: list[dict[str, Any]],
+) -> None:
+    """One continuous effect on object `oid`, in the shape the engine gives
+    the effects of its own resolved spells."""
     effect_id = state["next_continuous_effect_id"]
     timestamp = state["next_timestamp"]
     state["next_continuous_effect_id"] = effect_id + 1
@@ -163,13 +183,10 @@ def _add_boost(state: dict[str, Any], oid: int, e: BoostEffect, duration: Durati
     state["transient_continuous_effects"].append(
         {
             "affected": {"type": "SpecificObject", "id": oid},
-            "controller": e.controller,
+            "controller": controller,
             "duration": _DURATION[duration.kind],
             "id": effect_id,
-            "modifications": [
-                {"type": "AddPower", "value": e.power},
-                {"type": "AddToughness", "value": e.toughness},
-            ],
+            "modifications": modifications,
             "source_id": oid,
             "source_name": "phasecert setup",
             "timestamp": timestamp,

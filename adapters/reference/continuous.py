@@ -47,6 +47,8 @@ class ContinuousRules:
         return self.duration_condition(e.duration, e.controller)
 
     def duration_condition(self, duration: Duration, player: int) -> bool:
+        """611.2b, 702.26f: "for as long as you control X" holds while X is
+        phased in and controlled by `player`."""
         if duration.kind != "as_long_as_you_control" or duration.of is None:
             return True
         card = self.state.cards.get(duration.of)
@@ -73,14 +75,19 @@ class ContinuousRules:
         self.state.effects.append(Timed(effect, self.state.stamp()))
         self.refresh()
 
-    def power_toughness(self, card: Card) -> tuple[int, int] | None:
+    def power_toughness(
+        self, card: Card, anthems: list[Card] | None = None
+    ) -> tuple[int, int] | None:
         """613.4: base, then +1/+1 counters, boosts that include it, and the
-        anthems of phased-in permanents only (702.26b: a phased-out source's
-        static abilities apply nothing)."""
+        anthems of other permanents its controller controls; `anthems` are
+        the anthem sources, found once per observation."""
         if not card.is_creature or not card.phased_in:
             return None
         assert card.power is not None and card.toughness is not None
-        power = toughness = card.counters["+1/+1"] + len(self.anthems_affecting(card))
+        sources = self.anthem_sources() if anthems is None else anthems
+        power = toughness = card.counters["+1/+1"] + sum(
+            1 for s in sources if s is not card and s.controller == card.controller
+        )
         for timed in self.state.effects:
             e = timed.effect
             if isinstance(e, BoostEffect) and card.id in e.targets:
@@ -88,9 +95,6 @@ class ContinuousRules:
                 toughness += e.toughness
         return card.power + power, card.toughness + toughness
 
-    def anthems_affecting(self, card: Card) -> list[Card]:
-        return [
-            s
-            for s in self.state.phased_in()
-            if "anthem" in s.abilities and s is not card and s.controller == card.controller
-        ]
+    def anthem_sources(self) -> list[Card]:
+        """702.26b: only phased-in anthems apply (R2017-nonexistent)."""
+        return [s for s in self.state.phased_in() if "anthem" in s.abilities]

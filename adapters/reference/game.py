@@ -42,6 +42,7 @@ class ReferenceGame:
         refused = None
         try:
             getattr(self.rules, _PLAY[type(action)])(action)
+            self.rules.refresh()
             self.rules.resolve_triggers()
             self.rules.state_based_actions()
         except Refused as e:
@@ -51,21 +52,22 @@ class ReferenceGame:
     def observe(self, refused: str | None = None) -> Observation:
         s = self.state
         events, s.events = tuple(s.events), []
+        anthems = self.rules.anthem_sources()
         return Observation(
             turn=s.turn,
             active=s.active,
             players=tuple(
                 PlayerView(i, s.in_game[i], s.life[i], s.drawn[i]) for i in range(s.players)
             ),
-            permanents=tuple(self._view(c) for c in s.cards.values()),
+            permanents=tuple(self._view(c, anthems) for c in s.cards.values()),
             events=events,
             refused=refused,
         )
 
-    def _view(self, card: Card) -> PermanentView:
+    def _view(self, card: Card, anthems: list[Card]) -> PermanentView:
         if not card.on_battlefield:
             return PermanentView(card.id, card.zone)
-        pt = self.rules.power_toughness(card)
+        pt = self.rules.power_toughness(card, anthems)
         return PermanentView(
             id=card.id,
             zone="battlefield",

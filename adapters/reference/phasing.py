@@ -80,6 +80,9 @@ class PhasingRules:
             self.removed_from_combat(card)
             self.state.events.append(Event("phased_out", card.id, cause))
             self.phase_trigger(card, "phases_out")
+        # 702.26f, R2017-for-as-long-as: "for as long as" effects tracking
+        # what phased out end now, before anything else (e.g. untapping).
+        self.refresh()  # type: ignore[attr-defined]
 
     def removed_from_combat(self, card: Card) -> None:
         """506.4: a permanent that phases out is removed from combat."""
@@ -97,6 +100,8 @@ class PhasingRules:
             self.reattach(card)
 
     def phase_in_with_attachments(self, card: Card) -> None:
+        """702.26g: what phased out indirectly with `card` phases in with it;
+        603.10b-style "whenever this phases in" triggers."""
         card.phased_out = None
         self.state.events.append(Event("phased_in", card.id))
         self.phase_trigger(card, "phases_in")

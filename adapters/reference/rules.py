@@ -88,6 +88,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         return card
 
     def is_legal_target(self, card: Card) -> bool:
+        """702.26b, 702.26c: phased in means a legal target again."""
         return card.phased_in
 
     def creatures_of(self, player: int) -> list[Card]:
@@ -95,12 +96,15 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         return [c for c in self.state.phased_in() if c.is_creature and c.controller == player]
 
     def check_player(self, player: int) -> None:
+        """800.4a: a player who left the game does nothing more."""
         if not 0 <= player < self.state.players or not self.state.in_game[player]:
             raise Refused(f"player {player} is not in the game")
 
     # Actions.
 
     def phase_out_targets(self, action: a.PhaseOut) -> None:
+        """702.26b: only phased-in permanents can be targeted; what is
+        attached to them phases out indirectly (702.26g)."""
         self.check_player(action.caster)
         cards = [self.target(t) for t in action.targets]
         self.phase_out(cards)
@@ -141,6 +145,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         self.state.drawn[action.caster] += 1
 
     def draw_per_creature(self, action: a.DrawPerCreature) -> None:
+        """702.26b: phased-out creatures aren't counted."""
         self.check_player(action.player)
         self.state.drawn[action.player] += len(self.creatures_of(action.player))
 
@@ -222,6 +227,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         s.defender = action.defender
 
     def can_attack(self, card: Card, player: int) -> bool:
+        """508.1a, 302.6; 702.26b: a phased-out creature can't attack."""
         return (
             card.phased_in
             and card.is_creature
@@ -231,6 +237,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         )
 
     def concede(self, action: a.Concede) -> None:
+        """104.3a, 800.4a: the player leaves the game."""
         self.check_player(action.player)
         if action.player == self.state.active:
             raise Refused("the active player can't concede in a scenario")

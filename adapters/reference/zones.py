@@ -54,6 +54,7 @@ class ZoneRules:
             pass
 
     def one_round_of_sba(self) -> bool:
+        """704.3: one check of 704.5a, 704.5m and 704.5n, all at once."""
         acted = False
         for player in range(self.state.players):
             if self.state.in_game[player] and self.state.life[player] <= 0:
@@ -71,6 +72,8 @@ class ZoneRules:
         return acted
 
     def attached_legally(self, card: Card) -> bool:
+        """704.5m, 704.5n: attached to something still there that it can
+        be attached to."""
         host = card.attached_to
         if host is None:
             return card.attachment != "aura"

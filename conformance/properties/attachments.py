@@ -253,8 +253,8 @@ def no_aura_stays_unattached(trace: Trace) -> None:
     needs={C.EQUIPMENT},
     scenarios=lambda caps: scenarios(
         caps,
-        kinds=(a.PassTurn, a.PhaseOut, a.Destroy, a.DestroyAll),
-        permanent_kinds=("creature", "land", "equipment", "fortification"),
+        kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy),
+        permanent_kinds=("creature", "equipment"),
     ),
 )
 def equipment_stays_when_unattached(trace: Trace) -> None:

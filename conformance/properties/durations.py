@@ -6,8 +6,11 @@ R2017-control, R2017-until-leaves)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.observation import PermanentView
 from conformance.properties.effects import (
     Grant,
     boosts,
@@ -25,10 +28,17 @@ from conformance.properties.history import (
     view,
 )
 from conformance.properties.registry import expect, rule_property, where
-from conformance.running import Trace
+from conformance.running import Step, Trace
 from conformance.strategies import scenarios
 
-_CONTROL = (C.CONTROL_CHANGE, C.TARGETING)
+_CONTROL = (
+    C.CONTROL_CHANGE,
+    C.TARGETING,
+    C.PHASE_OUT_ALL,
+    C.CONTROL_AS_LONG_AS,
+    C.PHASED_OUT_UNDER_OTHER,
+)
+_AS_LONG_AS = {C.CONTROL_CHANGE, C.TARGETING, C.CONTROL_AS_LONG_AS}
 
 
 @rule_property(
@@ -72,9 +82,9 @@ def effects_that_ended_while_out_stay_ended(trace: Trace) -> None:
 
 
 def _tracks_phasing(trace: Trace, g: Grant) -> bool:
-    """A GainControl "for as long as you control X" that ended because X
-    phased out (702.26f), for a player who has no other claim to it."""
-    if g.action is None or g.end is None or g.duration.of is None:
+    """Control "for as long as you control X" that ended because X phased
+    out (702.26f), for a player who has no other claim to the permanent."""
+    if g.end is None or g.duration.of is None:
         return False
     x = view(observations(trace)[g.end], g.duration.of)
     others = [h for h in control_grants(trace) if h.target == g.target and h.player == g.player]
@@ -89,15 +99,15 @@ def _tracks_phasing(trace: Trace, g: Grant) -> bool:
 @rule_property(
     "R2017-for-as-long-as",
     "702.26f",
-    needs={C.CONTROL_CHANGE, C.TARGETING},
+    needs=_AS_LONG_AS,
     scenarios=lambda caps: scenarios(
         focus(caps, *_CONTROL),
-        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
+        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=2,
         max_actions=5,
         min_permanents=2,
         max_permanents=3,
-        effects=False,
+        phased_out=False,
     ),
 )
 def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
@@ -135,7 +145,7 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
 
 @rule_property(
     "611.2b",
-    needs={C.CONTROL_CHANGE, C.TARGETING},
+    needs=_AS_LONG_AS,
     scenarios=lambda caps: scenarios(
         focus(caps, *_CONTROL),
         kinds=(a.PhaseOut, a.GainControl),
@@ -143,6 +153,7 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
         max_actions=4,
         min_permanents=2,
         max_permanents=3,
+        phased_out=False,
         effects=False,
     ),
 )
@@ -212,42 +223,22 @@ def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace)
                 continue
             at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
             if player == under:
-                expect(
-                    c.phased_in and c.controller == owner[b.id],
-                    "R2017-control",
-                    at,
-                    f"phases in under its owner, player {owner[b.id]}",
-                    f"phased out={c.phased_out}, controller {c.controller}",
-                )
+                ok, wanted = c.phased_in and c.controller == owner[b.id], "phases in"
             else:
-                expect(
-                    c.phased_out,
-                    "R2017-control",
-                    at,
-                    f"stays out until player {under}'s untap step, though its control ended",
-                    "phased in",
-                )
+                ok, wanted = c.phased_out, f"stays out until player {under}'s untap step"
+            expect(
+                ok,
+                "R2017-control",
+                at,
+                f"{wanted}, then under its owner, player {owner[b.id]}",
+                f"phased out={c.phased_out}, controller {c.controller}",
+            )
 
 
-@rule_property(
-    "610.4",
-    "R2017-until-leaves",
-    needs={C.PHASE_OUT_UNTIL, C.DESTROY},
-    scenarios=lambda caps: scenarios(
-        focus(caps, C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING),
-        kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
-        min_actions=2,
-        max_actions=5,
-        min_permanents=2,
-        max_permanents=3,
-        permanent_kinds=("creature", "artifact"),
-        effects=False,
-    ),
-)
-def phased_out_until_waits_for_its_source(trace: Trace) -> None:
-    """A permanent that phased out "until S leaves the battlefield" stays
-    out through untap steps and while S is itself phased out (phasing out is
-    not leaving), and phases in as soon as S leaves."""
+def _waiting(trace: Trace) -> Iterator[tuple[Step, str, str, PermanentView, PermanentView | None]]:
+    """Each step, with each permanent phased out "until S leaves" (610.4)
+    as it ends: the permanent's id, S, and their views after the step. A
+    permanent is followed until S has left or it is gone."""
     waiting = {
         p.id: p.phased_out.until
         for p in trace.scenario.setup.permanents
@@ -264,22 +255,64 @@ def phased_out_until_waits_for_its_source(trace: Trace) -> None:
             if c is None or not c.on_battlefield:
                 del waiting[pid]
                 continue
-            at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
-            if s is not None and s.on_battlefield:
-                expect(
-                    c.phased_out,
-                    "R2017-until-leaves" if s.phased_out else "610.4",
-                    at,
-                    f"stays out: {source} is on the battlefield"
-                    + (" (phased out, which is not leaving)" if s.phased_out else ""),
-                    "phased in",
-                )
-            else:
-                expect(
-                    c.phased_in,
-                    "610.4",
-                    at,
-                    f"phases in as {source} leaves the battlefield",
-                    "still phased out",
-                )
+            yield step, pid, source, c, s
+            if s is None or not s.on_battlefield:
                 del waiting[pid]
+
+
+_UNTIL = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
+
+
+@rule_property(
+    "610.4",
+    needs=_UNTIL,
+    scenarios=lambda caps: scenarios(
+        focus(caps, *_UNTIL),
+        kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=2,
+        max_permanents=3,
+        permanent_kinds=("creature",),
+        effects=False,
+    ),
+)
+def phased_out_until_waits_for_its_source(trace: Trace) -> None:
+    """A permanent that phased out "until S leaves the battlefield" doesn't
+    phase in at untap steps while S is there, and phases in as soon as S
+    leaves."""
+    for step, pid, source, c, s in _waiting(trace):
+        at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
+        if s is not None and s.phased_in:
+            expect(c.phased_out, "610.4", at, f"stays out: {source} is there", "phased in")
+        elif s is None or not s.on_battlefield:
+            expect(c.phased_in, "610.4", at, f"phases in as {source} leaves", "still phased out")
+
+
+@rule_property(
+    "R2017-until-leaves",
+    needs=_UNTIL,
+    scenarios=lambda caps: scenarios(
+        focus(caps, *_UNTIL),
+        kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=2,
+        max_permanents=3,
+        permanent_kinds=("creature",),
+        phased_out=False,
+        effects=False,
+    ),
+)
+def source_phasing_out_is_not_leaving(trace: Trace) -> None:
+    """The source of "phases out until this leaves the battlefield" phasing
+    out is not leaving: what it phased out stays out."""
+    for step, pid, source, c, s in _waiting(trace):
+        if s is not None and s.on_battlefield and s.phased_out:
+            expect(
+                c.phased_out,
+                "R2017-until-leaves",
+                f"{where(trace, step)}, {pid} (phased out until {source} leaves)",
+                f"stays out: {source} phased out, which is not leaving",
+                "phased in",
+            )

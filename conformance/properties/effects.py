@@ -25,15 +25,13 @@ from conformance.setup import BoostEffect, ControlEffect, Duration
 class Grant:
     """A control effect giving `player` control of `target`, in force from
     observation `start` (0 is the initial one) until observation `end`
-    (None: to the end of the trace). `action` is the GainControl's index,
-    None for an effect of the setup."""
+    (None: to the end of the trace)."""
 
     target: str
     player: int
     duration: Duration
     start: int
     end: int | None
-    action: int | None = None
 
     def in_force(self, k: int) -> bool:
         return self.start <= k and (self.end is None or k < self.end)
@@ -126,9 +124,7 @@ def control_grants(trace: Trace) -> list[Grant]:
             and holds(step.before, x.duration, x.player)
         ):
             effect = ControlEffect(x.target, x.player, x.duration)
-            grants.append(
-                Grant(x.target, x.player, x.duration, i + 1, _end(trace, effect, i + 1), i)
-            )
+            grants.append(Grant(x.target, x.player, x.duration, i + 1, _end(trace, effect, i + 1)))
     return grants
 
 

@@ -61,7 +61,7 @@ def _stable_control(trace: Trace) -> set[str]:
     "R2017-counters",
     "R2017-choices",
     scenarios=lambda caps: scenarios(
-        _only(caps, C.TOKENS, C.COUNTERS, C.CHOICES, C.CONTROL_CHANGE),
+        _only(caps, C.TOKENS, C.COUNTERS, C.CHOICES, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER),
         kinds=(*_PHASING, a.GainControl),
         min_actions=1,
         max_actions=4,

@@ -1,0 +1,55 @@
+"""The phase.rs deviations in reports/phase-rs/deviations/ are still there.
+
+Each deviation has a standalone script (phase-python only) that exits 0 while
+the engine still deviates and 1 once it follows the rule, and a scenario in
+our format on which the adapter and the reference engine disagree. A failure
+here means phase.rs changed: re-run the suite and update the report.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed; pip install 'phasecert[phase-rs]'"
+)
+
+from adapters.phase_rs import PhaseRsEngine
+from adapters.reference import ReferenceEngine
+from conformance.codec import loads_scenario
+from conformance.differential import differences
+from conformance.running import play
+
+DEVIATIONS = Path(__file__).parent.parent / "reports" / "phase-rs" / "deviations"
+SCRIPTS = sorted(DEVIATIONS.glob("d*.py"))
+
+
+def test_every_deviation_has_a_script_and_a_scenario() -> None:
+    assert SCRIPTS
+    assert sorted(p.stem for p in DEVIATIONS.glob("d*.json")) == [p.stem for p in SCRIPTS]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_the_script_still_shows_the_deviation(script: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode != 1, f"phase.rs now follows the rule:\n{done.stdout}"
+    assert done.returncode == 0, f"the reproducer broke:\n{done.stdout}{done.stderr}"
+    assert "DEVIATION" in done.stdout
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_the_adapter_disagrees_with_the_reference_on_the_scenario(script: Path) -> None:
+    scenario = loads_scenario(script.with_suffix(".json").read_text())
+    engine, reference = play(PhaseRsEngine(), scenario), play(ReferenceEngine(), scenario)
+    found = [
+        diff
+        for ours, theirs in zip(engine.steps, reference.steps, strict=True)
+        for diff in differences(theirs.after, ours.after)
+    ]
+    assert found, "phase.rs now agrees with the reference on this scenario"

@@ -1,0 +1,64 @@
+"""The scenario vocabulary: generated scenarios are legal, stay within the
+engine's capabilities, and survive a JSON round trip; bad files are refused
+with the path of the bad field."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adapters.reference import ReferenceEngine
+from conformance.capabilities import ALL_CAPABILITIES, Capability
+from conformance.codec import DecodeError, dumps, from_data, loads_scenario, to_data
+from conformance.legality import InvalidScenario, check_setup, setup_problems
+from conformance.observation import Observation
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.strategies import scenarios
+
+SOME_CAPS = st.sets(st.sampled_from(sorted(Capability))).map(frozenset)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_generated_scenarios_are_legal_and_within_capabilities(data: st.DataObject) -> None:
+    caps = data.draw(SOME_CAPS, label="capabilities")
+    scenario = data.draw(scenarios(caps))
+    assert setup_problems(scenario.setup) == []
+    assert scenario.capabilities() <= caps
+
+
+@settings(max_examples=100, deadline=None)
+@given(scenarios(ALL_CAPABILITIES))
+def test_scenarios_and_observations_round_trip_through_json(scenario: Scenario) -> None:
+    assert loads_scenario(dumps(scenario)) == scenario
+    for step in play(ReferenceEngine(), scenario).steps:
+        assert from_data(Observation, to_data(step.after)) == step.after
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"setup": {"players": "two"}}', r"\$\.setup\.players: expected an integer"),
+        ('{"setup": {}, "actions": [{"type": "Fireball"}]}', r"\$\.actions\[0\]: unknown type"),
+        ('{"setup": {"permanents": [{"owner": 0}]}}', r"missing field 'id'"),
+        ('{"setup": {"colour": 1}}', r"unknown field\(s\) \['colour'\]"),
+        ("{not json", r"not JSON"),
+    ],
+)
+def test_malformed_scenario_files_name_the_bad_field(text: str, message: str) -> None:
+    with pytest.raises(DecodeError, match=message):
+        loads_scenario(text)
+
+
+def test_illegal_positions_are_refused_with_the_reason() -> None:
+    orphan = Permanent("p1", types=("enchantment",), attachment="aura")
+    floating = Permanent("p2", power=1, toughness=1, phased_out=PhasedOut("indirect", 0))
+    problems = setup_problems(Setup(players=5, permanents=(orphan, floating)))
+    assert any("players must be 2 to 4" in p for p in problems)
+    assert any("p1: an Aura must be attached" in p for p in problems)
+    assert any("p2: phased out indirectly" in p for p in problems)
+    with pytest.raises(InvalidScenario, match="illegal setup"):
+        check_setup(Setup(players=5))
