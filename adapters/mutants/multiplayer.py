@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
-from adapters.reference.rules import Refused
 from adapters.reference.state import Card, Timed
-from conformance import actions as a
 from conformance.observation import Event
 from conformance.setup import ControlEffect
 
@@ -140,15 +138,5 @@ class LeaverNextTurnEffectsEndAtOnce(Rules):
     kills=_NEXT_TURN,
 )
 class LeaverNextTurnEffectsNeverEnd(Rules):
-    def pass_turn(self, action: a.PassTurn | None = None) -> None:
-        if self.state.game_over:
-            raise Refused("the game is over")
-        self.combat_damage()
-        self.cleanup()
-        seat = self.state.active
-        while True:
-            seat = (seat + 1) % self.state.players
-            if self.state.in_game[seat]:
-                break
-            self.state.released.add(seat)
-        self.begin_turn(seat)
+    def turn_would_have_begun(self, seat: int) -> None:
+        self.state.released.add(seat)

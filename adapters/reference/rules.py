@@ -42,9 +42,15 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
             seat = (seat + 1) % self.state.players
             if self.state.in_game[seat]:
                 break
-            self.end_effects("your_next_turn", seat)
-            self.state.released.add(seat)
+            self.turn_would_have_begun(seat)
         self.begin_turn(seat)
+
+    def turn_would_have_begun(self, seat: int) -> None:
+        """The seat of a player who left is passed over: their "until your
+        next turn" effects end (800.4m), and what phased out under them
+        phases in at the next untap step (702.26n)."""
+        self.end_effects("your_next_turn", seat)
+        self.state.released.add(seat)
 
     def combat_damage(self) -> None:
         """510.2: attackers still in combat deal their power to the defender;

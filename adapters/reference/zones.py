@@ -99,11 +99,15 @@ class ZoneRules:
         """800.4a: everything the player owns leaves the game, phased-out
         permanents included and without leaves-the-battlefield triggers
         (702.26k); effects giving them control end; their own triggered
-        abilities are gone."""
+        abilities are gone. A phased-in permanent they own but another
+        player controls does trigger its leaves-the-battlefield ability,
+        for that player (603.10a)."""
         self.state.in_game[player] = False
         for card in list(self.state.cards.values()):
             if card.owner == player and card.zone != "none":
                 was_on_battlefield = card.on_battlefield
+                if card.phased_in and card.controller != player:
+                    self.trigger(card, "ltb")
                 card.zone = "none"
                 card.attached_to = None
                 if was_on_battlefield:
