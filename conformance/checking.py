@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from conformance.codec import from_data, to_data
 from conformance.describe import describe_scenario
@@ -19,10 +20,14 @@ from conformance.results import PropertyResult
 from conformance.running import DEFAULT_TIMEOUT, EngineError, play
 from conformance.scenario import Scenario
 
+# Explicit derandomize and database: on a CI machine Hypothesis's own
+# defaults are derandomized with no database, which our profiles must not
+# inherit.
+_EXAMPLES = DirectoryBasedExampleDatabase(".hypothesis/examples")
 PROFILES: dict[str, settings] = {
-    "dev": settings(max_examples=25),
-    "ci": settings(max_examples=100, derandomize=True),
-    "certify": settings(max_examples=500),
+    "dev": settings(max_examples=25, derandomize=False, database=_EXAMPLES),
+    "ci": settings(max_examples=100, derandomize=True, database=None),
+    "certify": settings(max_examples=500, derandomize=False, database=_EXAMPLES),
 }
 _COMMON = {
     "deadline": None,
