@@ -12,6 +12,7 @@ Exit codes:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -97,3 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (certify.Interrupted, KeyboardInterrupt):
         print("phasecert: interrupted; no file was left half-written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) stopped reading: not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
