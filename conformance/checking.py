@@ -73,7 +73,7 @@ def run_property(
             prop.rules,
             "not-applicable",
             message="not applicable: needs " + ", ".join(sorted(missing)),
-            missing=tuple(sorted(missing)),
+            missing=tuple(sorted(c.value for c in missing)),
         )
     record = _Record()
     started = time.monotonic()

@@ -132,3 +132,22 @@ class FizzleStillDraws(Rules):
         card = self.state.cards[action.target]
         if not self.is_legal_target(card):
             self.state.drawn[action.caster] += 1
+
+
+@mutant(
+    "phased-out-activates",
+    "702.26b",
+    "a phased-out permanent's {T} ability can be activated",
+    kills=("phased_out_abilities_cannot_be_activated",),
+)
+class PhasedOutActivates(Rules):
+    def activate(self, action: a.Activate) -> None:
+        card = self.state.cards.get(action.source)
+        if card is None or card.phased_in:
+            super().activate(action)
+            return
+        out, card.phased_out = card.phased_out, None
+        try:
+            super().activate(action)
+        finally:
+            card.phased_out = out

@@ -321,3 +321,32 @@ def spell_whose_target_phased_out_does_nothing(trace: Trace) -> None:
             "still on the battlefield (phased out) and no card drawn",
             f"{'gone' if c is None else c.zone}, {drawn} card(s) drawn",
         )
+
+
+@rule_property(
+    "702.26b",
+    "R2017-nonexistent",
+    needs={C.ACTIVATED_ABILITIES},
+    scenarios=lambda caps: scenarios(
+        caps,
+        kinds=(a.Activate, a.PhaseOut, a.PassTurn),
+        min_actions=1,
+        effects=False,
+        permanent_kinds=("artifact", "creature"),
+    ),
+)
+def phased_out_abilities_cannot_be_activated(trace: Trace) -> None:
+    """A phased-out permanent's activated abilities can't be activated: it
+    is treated as though it doesn't exist."""
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.Activate):
+            source = view(step.before, x.source)
+            if source is not None and source.on_battlefield and source.phased_out:
+                expect(
+                    step.after.refused is not None,
+                    "702.26b",
+                    where(trace, step),
+                    f"refused: {x.source} is phased out",
+                    "the ability was activated",
+                )

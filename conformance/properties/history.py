@@ -43,7 +43,10 @@ def skips_untap(scenario: Scenario) -> set[int]:
 
 def phased_out_under(trace: Trace) -> list[dict[str, int]]:
     """For each step, before it: who each phased-out permanent phased out
-    under (702.26a) — its controller as it phased out."""
+    under (702.26a) — its controller as it phased out. In a PassTurn that
+    is the controller after cleanup and the start of the turn ended
+    "until end of turn" and "until your next turn" control (514.2, 611.2a),
+    which the observation after the step shows."""
     under = {
         p.id: p.phased_out.under
         for p in trace.scenario.setup.permanents
@@ -54,11 +57,10 @@ def phased_out_under(trace: Trace) -> list[dict[str, int]]:
         out.append(dict(under))
         for q in step.after.permanents:
             if q.phased_out and q.id not in under:
-                try:
-                    before = step.before.permanent(q.id)
-                except KeyError:
-                    before = q
-                under[q.id] = before.controller if before.controller is not None else 0
+                then = view(step.before, q.id) or q
+                if isinstance(step.action, a.PassTurn):
+                    then = q
+                under[q.id] = then.controller if then.controller is not None else 0
             elif not q.phased_out:
                 under.pop(q.id, None)
     return out
