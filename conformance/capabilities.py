@@ -44,17 +44,3 @@ class Capability(StrEnum):
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)
-
-
-def parse_capabilities(names: object) -> frozenset[Capability]:
-    """Read capability names, naming the first unknown one in the error."""
-    if isinstance(names, str) or not hasattr(names, "__iter__"):
-        raise ValueError(f"capabilities must be a list of names, got {names!r}")
-    found = set()
-    for name in names:  # type: ignore[attr-defined]
-        try:
-            found.add(Capability(name))
-        except ValueError:
-            known = ", ".join(sorted(c.value for c in Capability))
-            raise ValueError(f"unknown capability {name!r}; known: {known}") from None
-    return frozenset(found)

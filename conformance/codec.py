@@ -13,7 +13,7 @@ import types
 import typing
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from conformance import actions, observation, setup
+from conformance import actions, setup
 from conformance.scenario import Scenario
 
 T = TypeVar("T")
@@ -162,7 +162,3 @@ def loads_scenario(text: str) -> Scenario:
     except json.JSONDecodeError as e:
         raise DecodeError("$", f"not JSON: {e}") from None
     return from_data(Scenario, data)
-
-
-def loads_observation(text: str) -> observation.Observation:
-    return from_data(observation.Observation, json.loads(text))

@@ -45,10 +45,6 @@ class Trace:
     initial: Observation
     steps: tuple[Step, ...]
 
-    @property
-    def final(self) -> Observation:
-        return self.steps[-1].after if self.steps else self.initial
-
 
 #: Engines that hung once in this process: later calls fail at once rather
 #: than waiting out the timeout again on every shrink step.

@@ -261,6 +261,9 @@ def test_interrupt_leaves_reports_and_baseline_whole(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # A test runner started in the background inherits an ignored SIGINT;
+        # the child must see Ctrl-C as a user at a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3)
     process.send_signal(signal.SIGINT)
