@@ -2,124 +2,14 @@
 controller's untap step stays tapped (nothing happens to a phased-out
 permanent in the untap step but phasing); phase.rs untaps it.
 
-Standalone: needs only phase-python. Exit 0 = the deviation is still there,
+Standalone: needs only phase-python and minimal_game.py beside it.
+Exit 0 = the deviation is still there,
 1 = phase.rs now follows the rule, anything else = the script broke.
 """
 
-import json
 import sys
-from typing import Any
 
-import phase
-
-
-def card(
-    name: str,
-    text: str = "",
-    types: tuple[str, ...] = ("Creature",),
-    subtypes: list[str] | tuple[()] = (),
-    keywords: list[str] | tuple[()] = (),
-    pt: tuple[int, int] | None = None,
-) -> tuple[str, dict[str, Any]]:
-    """An invented card in the MTGJSON shape, parsed by the engine itself."""
-    data = {
-        "name": name,
-        "manaCost": "{0}",
-        "types": list(types),
-        "subtypes": list(subtypes),
-        "supertypes": [],
-        "text": text,
-        "layout": "normal",
-        "colors": [],
-        "colorIdentity": [],
-        "keywords": list(keywords),
-        "manaValue": 0.0,
-        "convertedManaCost": 0.0,
-        "legalities": {"standard": "Legal"},
-        "identifiers": {},
-        "foreignData": [],
-        "printings": ["PCT"],
-        "rulings": [],
-        "type": " ".join(types),
-    }
-    if pt:
-        data["power"], data["toughness"] = str(pt[0]), str(pt[1])
-    return name.lower(), phase.build_oracle_face(data, None)
-
-
-def start(
-    cards: list[tuple[str, dict[str, Any]]], decks: list[list[str]], active: int
-) -> tuple[Any, dict[str, Any]]:
-    """A new game with these decks and empty hands (so no discards), as an
-    exported state in `active`'s main phase with every card in a library."""
-    engine = phase.Engine.from_json(json.dumps(dict(cards)))
-    game = engine.new_game(
-        decks[0],
-        decks[1],
-        extra_players=decks[2:] or None,
-        seed=1,
-        format="FreeForAll" if len(decks) > 2 else "Standard",
-        first_player=active,
-    )
-    while (waiting := game.waiting_for())["type"] == "MulliganDecision":
-        game.apply(
-            waiting["data"]["pending"][0]["player"],
-            {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}},
-        )
-    exported = game.state()
-    state = exported["state"]
-    for player in state["players"]:
-        for oid in player["hand"]:
-            state["objects"][str(oid)]["zone"] = "Library"
-        player["library"], player["hand"] = player["hand"] + player["library"], []
-    state.update(
-        active_player=active,
-        priority_player=active,
-        phase="PreCombatMain",
-        waiting_for={"type": "Priority", "data": {"player": active}},
-    )
-    return engine, exported
-
-
-def place(exported: dict[str, Any], name: str, **fields: Any) -> int:
-    """Starting position only: put the card `name` onto the battlefield with
-    these object fields; returns its id."""
-    state = exported["state"]
-    oid = next(
-        int(k) for k, o in state["objects"].items() if o["name"] == name and o["zone"] == "Library"
-    )
-    for player in state["players"]:
-        player["library"] = [i for i in player["library"] if i != oid]
-    state["objects"][str(oid)].update(zone="Battlefield", summoning_sick=False, **fields)
-    state["battlefield"].append(oid)
-    return oid
-
-
-def status(game: Any, oid: int) -> str:
-    """Its phasing: in, out:Directly or out:Indirectly."""
-    s = game.object(oid).get("phase_status") or {"status": "PhasedIn"}
-    return "in" if s["status"] == "PhasedIn" else "out:" + s["cause"]
-
-
-def next_main_phase(game: Any) -> list[dict[str, Any]]:
-    """Everyone passes and nobody attacks until the next turn's main phase;
-    returns the engine's events on the way."""
-    turn, events = game.turn, []
-    while not (
-        game.turn != turn
-        and game.phase == "PreCombatMain"
-        and game.waiting_for()["type"] == "Priority"
-        and not game.stack()
-    ):
-        waiting = game.waiting_for()
-        seat = (waiting.get("data") or {}).get("player", game.priority_player())
-        if waiting["type"] == "DeclareAttackers":
-            move = {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}}
-        else:
-            move = {"type": "PassPriority"}
-        events += game.apply(seat, move).events
-    return events
-
+from minimal_game import card, next_main_phase, place, start, status
 
 cards = [
     card("Phasing Bear", "Phasing", keywords=["Phasing"], pt=(2, 2)),
