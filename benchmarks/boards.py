@@ -10,9 +10,10 @@ its host. Hosts come before their attachments, as `check_setup` requires.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from typing import Protocol
 
-from conformance.observation import Observation
 from conformance.setup import Permanent, PhasedOut, Setup
 
 #: Board sizes measured, in permanents.
@@ -61,17 +62,31 @@ def _block(i: int) -> tuple[Permanent, ...]:
     )
 
 
-def untap_problems(observation: Observation, size: int) -> list[str]:
+class UntapView(Protocol):
+    """What `untap_problems` reads of a permanent after the untap step: a
+    `PermanentView`, or the hand-written step's own permanent."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def phased_out(self) -> bool: ...
+    @property
+    def phased_in(self) -> bool: ...
+    @property
+    def tapped(self) -> bool: ...
+
+
+def untap_problems(permanents: Sequence[UntapView], size: int) -> list[str]:
     """What is wrong with the board after its untap step, so that a benchmark
     measures an engine that did the work: the right permanents are phased
     out (702.26a, 702.26g) and every phased-in one is untapped (502.3)."""
     problems = []
-    for view in observation.permanents:
+    for view in permanents:
         should_be_out = int(view.id.rsplit(".", 1)[1]) in OUT_AFTER
         if view.phased_out != should_be_out:
             problems.append(f"{view.id} phased_out={view.phased_out}, expected {should_be_out}")
         elif view.phased_in and view.tapped:
             problems.append(f"{view.id} is still tapped")
-    if len(observation.permanents) != size:
-        problems.append(f"{len(observation.permanents)} permanents observed, expected {size}")
+    if len(permanents) != size:
+        problems.append(f"{len(permanents)} permanents observed, expected {size}")
     return problems

@@ -20,6 +20,9 @@ ENGINES: tuple[str, ...] = ("reference", "phase-rs")
 #: Largest board an engine is benchmarked on, where building a big position
 #: in it is too slow for a benchmark run. Engines not listed take every size.
 MAX_BOARD: dict[str, int] = {"phase-rs": 1_000}
+#: The hand-written untap step's rows (`benchmarks.handwritten`): engine and
+#: operation.
+HANDWRITTEN = ("hand-written", "untap step, events included")
 #: Operations of the scenario benchmarks (`benchmarks/test_overhead.py`).
 SUITE = "generate and check"
 RUNNER = "runner, replaying the engine's answers"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.boards import SIZES
-from benchmarks.harness import DIRECT, RUNNER, SUITE
+from benchmarks.harness import DIRECT, HANDWRITTEN, RUNNER, SUITE
 
 FINDINGS = Path(__file__).with_name("findings.md")
 #: Issue 5's targets, as ratios measured within one run.
@@ -93,8 +93,8 @@ def size_tables(untap: dict[str, dict[int, Row]]) -> list[str]:
         out += [
             f"### {size:,} permanents",
             "",
-            "| engine | operation | min | median | rounds | × floor (min) |",
-            "| --- | --- | ---: | ---: | ---: | ---: |",
+            "| engine | operation | min | median | rounds | × floor (min) | × hand-written (min) |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
         ]
         for by_size in untap.values():
             row = by_size.get(size)
@@ -102,7 +102,8 @@ def size_tables(untap: dict[str, dict[int, Row]]) -> list[str]:
                 out.append(
                     f"| {row.engine} | {row.operation} | {duration(row.best)} | "
                     f"{duration(row.median)} | {row.rounds} | "
-                    f"{_number(row.extra.get('floor_ratio'))} |"
+                    f"{_number(row.extra.get('floor_ratio'))} | "
+                    f"{_number(row.extra.get('handwritten_ratio'))} |"
                 )
         out.append("")
     return out
@@ -179,6 +180,27 @@ def targets_table(
     return [*out, ""]
 
 
+def yardstick(untap: dict[str, dict[int, Row]], size: int = 10_000) -> list[str]:
+    """Where the floor target stands against what any Python engine must do:
+    the hand-written untap step (`benchmarks/handwritten.py`) over the floor,
+    and the reference engine over the hand-written step."""
+    handwritten = untap.get(": ".join(HANDWRITTEN), {}).get(size)
+    reference = untap.get("reference: untap step", {}).get(size)
+    if handwritten is None or reference is None:
+        return []
+    floor = handwritten.extra.get("floor_ratio")
+    over = reference.extra.get("handwritten_ratio")
+    if floor is None or over is None:
+        return []
+    return [
+        f"For scale, at {size:,} permanents: the hand-written untap step, the least a "
+        "Python engine must do on this board with one event per permanent that phases, "
+        f"takes {floor:,.0f}× the floor; the reference engine takes {over:,.1f}× the "
+        "hand-written step.",
+        "",
+    ]
+
+
 def plot(untap: dict[str, dict[int, Row]], path: Path) -> None:
     """Time per untap step against board size, log–log, one line per row."""
     import matplotlib
@@ -221,6 +243,7 @@ def render(rows: list[Row], data: dict[str, Any], png_name: str) -> str:
         "## Targets",
         "",
         *targets_table(untap, by_engine),
+        *yardstick(untap),
         "## Time per untap step",
         "",
         f"![time per untap step against board size, log–log]({png_name})",

@@ -6,6 +6,9 @@ One pytest-benchmark group per board size, so engines print side by side:
   status field, the unit every other row is divided by (`floor_ratio`); and
   the same loop over the cards of a fresh reference game, to tell the cost
   of memory on big boards from the cost of the rules;
+* hand-written untap step (`benchmarks.handwritten`): the least a Python
+  engine must do on these boards, events included; the reference engine's
+  rows are also divided by it (`handwritten_ratio`);
 * reference untap step: `Rules.untap_step` alone, on a game started fresh
   for each round (the phasing event, then untapping);
 * pass turn: `game.perform(PassTurn())` through each adapter, the only
@@ -19,13 +22,15 @@ correct one.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from adapters.reference import ReferenceEngine, ReferenceGame
+from benchmarks import handwritten
 from benchmarks.boards import SIZES, UNTAPPING, board, untap_problems
-from benchmarks.harness import ENGINES, Timings, engine_or_skip
+from benchmarks.harness import ENGINES, HANDWRITTEN, Timings, engine_or_skip
 from conformance.actions import PassTurn
 from conformance.observation import Observation
 
@@ -70,12 +75,13 @@ def _label(benchmark: Any, size: int, engine: str, operation: str) -> None:
 
 
 def _ratio_to_floor(benchmark: Any, timings: Timings, key: tuple[object, ...]) -> None:
-    """Record this benchmark's time and, if the floor of its size ran in
-    this session, its ratio to the floor."""
+    """Record this benchmark's time and, if the floor and the hand-written
+    untap step of its size ran in this session, its ratios to them."""
     best = timings.record(key, benchmark)
-    floor = timings.get(("floor", key[-1]))
-    if best is not None and floor is not None:
-        benchmark.extra_info["floor_ratio"] = round(best / floor, 2)
+    for name, ratio in (("floor", "floor_ratio"), (HANDWRITTEN[0], "handwritten_ratio")):
+        yardstick = timings.get((name, key[-1]))
+        if best is not None and yardstick is not None and key[0] != name:
+            benchmark.extra_info[ratio] = round(best / yardstick, 2)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -102,6 +108,27 @@ def test_floor_on_reference_cards(benchmark: Any, timings: Timings, size: int) -
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_handwritten_untap_step(benchmark: Any, timings: Timings, size: int) -> None:
+    """The least a Python engine must do, checked against the reference
+    engine: the same events (in any order) and the same board afterwards."""
+    _label(benchmark, size, *HANDWRITTEN)
+    setup = board(size)
+
+    def fresh() -> tuple[tuple[list[handwritten.BarePermanent], int], dict[str, Any]]:
+        return (handwritten.bare_board(setup), UNTAPPING), {}
+
+    events = benchmark.pedantic(
+        handwritten.untap_step, setup=fresh, rounds=ROUNDS[size], warmup_rounds=1
+    )
+    reference = _untap_step(ReferenceEngine().start(setup))
+    assert Counter(events) == Counter(reference.state.events)
+    bare = handwritten.bare_board(setup)
+    handwritten.untap_step(bare, UNTAPPING)
+    assert untap_problems(bare, size) == []
+    _ratio_to_floor(benchmark, timings, (HANDWRITTEN[0], size))
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_reference_untap_step(benchmark: Any, timings: Timings, size: int) -> None:
     _label(benchmark, size, "reference", "untap step")
     setup = board(size)
@@ -110,7 +137,7 @@ def test_reference_untap_step(benchmark: Any, timings: Timings, size: int) -> No
         return (ReferenceEngine().start(setup),), {}
 
     game = benchmark.pedantic(_untap_step, setup=fresh, rounds=ROUNDS[size], warmup_rounds=1)
-    assert untap_problems(game.observe(), size) == []
+    assert untap_problems(game.observe().permanents, size) == []
     _ratio_to_floor(benchmark, timings, ("reference untap step", size))
 
 
@@ -128,5 +155,5 @@ def test_pass_turn(
 
     rounds = min(ROUNDS[size], PASS_TURN_ROUNDS)
     observation = benchmark.pedantic(_pass_turn, setup=fresh, rounds=rounds, warmup_rounds=1)
-    assert untap_problems(observation, size) == []
+    assert untap_problems(observation.permanents, size) == []
     _ratio_to_floor(benchmark, timings, (f"{name} pass turn", size))

@@ -167,8 +167,7 @@ class PhaseRsGame:
             if e["type"] == "TokenCreated"
         ]
         if refused is None and created:
-            self.reader.ids[action.id] = created[0]
-            self.reader.tokens.add(action.id)
+            self.reader.add_token(action.id, created[0])
         return refused
 
     def _activate(self, action: a.Activate) -> str | None:

@@ -42,11 +42,20 @@ class Reader:
 
     def __init__(self, ids: dict[str, int], players: int) -> None:
         self.ids = dict(ids)
+        # Reverse map: events name engine ids, and scanning `ids` per event
+        # made reading a big board's untap step quadratic.
+        self._names = {eid: pid for pid, eid in self.ids.items()}
         self.players = players
         self.tokens: set[str] = set()
 
     def name_of(self, oid: int) -> str | None:
-        return next((pid for pid, eid in self.ids.items() if eid == oid), None)
+        return self._names.get(oid)
+
+    def add_token(self, pid: str, oid: int) -> None:
+        """A token the suite created (R2017-tokens), now known by `pid`."""
+        self.ids[pid] = oid
+        self._names[oid] = pid
+        self.tokens.add(pid)
 
     def left_game(self, game: Any) -> set[int]:
         return {s for s in range(self.players) if game.player(s)["is_eliminated"]}

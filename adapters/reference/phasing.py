@@ -35,8 +35,15 @@ class PhasingRules:
         """702.26a: the player's phased-in permanents with phasing phase out
         and, simultaneously, what phased out under them phases in. Both sets
         are fixed first, so nothing does both in one step."""
-        going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
-        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        going_out: list[Card] = []
+        coming_in: list[Card] = []
+        # One pass over the battlefield: this is the hot path of the untap step.
+        for card in self.state.in_play():
+            if card.phased_out is None:
+                if self.phases_out_in_untap(card, player):
+                    going_out.append(card)
+            elif self.phases_in_in_untap(card, player):
+                coming_in.append(card)
         self.state.released.clear()
         with self.state.attachment_index():
             self.phase_out(going_out)
@@ -58,8 +65,8 @@ class PhasingRules:
     def untap(self, player: int) -> None:
         """502.3: the active player's phased-in permanents untap, including
         those that just phased in (502.1)."""
-        for card in self.state.phased_in():
-            if card.controller == player:
+        for card in self.state.cards.values():
+            if card.controller == player and card.phased_in:
                 card.tapped = False
 
     def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
@@ -73,7 +80,7 @@ class PhasingRules:
                 card = pending.pop()
                 if card.id not in group:
                     group[card.id] = card
-                    pending.extend(a for a in self.state.attachments_of(card.id) if a.phased_in)
+                    pending += [a for a in self.state.attachments_of(card.id) if a.phased_in]
         for card in group.values():
             cause = "indirect" if card.attached_to in group else "direct"
             card.phased_out = _status(cause, card.controller, until if cause == "direct" else None)

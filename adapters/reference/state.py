@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
@@ -107,7 +107,12 @@ class GameState:
         return [c for c in self.cards.values() if c.phased_in]
 
     def attachments_of(self, host: str) -> list[Card]:
-        candidates = self.cards.values() if self._attached is None else self._attached.get(host, ())
+        if self._attached is None:
+            candidates: Iterable[Card] = self.cards.values()
+        elif host in self._attached:
+            candidates = self._attached[host]
+        else:
+            return []
         return [c for c in candidates if c.on_battlefield and c.attached_to == host]
 
     @contextmanager
