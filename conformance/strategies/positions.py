@@ -1,0 +1,221 @@
+"""Strategies for legal starting positions: permanents, continuous effects
+and the setups made of them (see `conformance.legality`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from hypothesis import strategies as st
+
+from conformance.capabilities import Capability as C
+from conformance.setup import (
+    Ability,
+    BoostEffect,
+    ControlEffect,
+    Duration,
+    DurationKind,
+    Effect,
+    Permanent,
+    PhasedOut,
+    Setup,
+    SkipUntap,
+)
+from conformance.strategies._draw import Caps, integer, maybe, pick, some
+
+_KIND_NEEDS = {
+    "creature": None,
+    "land": None,
+    "artifact": None,
+    "enchantment": None,
+    "aura": C.AURAS,
+    "equipment": C.EQUIPMENT,
+    "fortification": C.FORTIFICATIONS,
+}
+_TYPES = {
+    "creature": ("creature",),
+    "land": ("land",),
+    "artifact": ("artifact",),
+    "enchantment": ("enchantment",),
+    "aura": ("enchantment",),
+    "equipment": ("artifact",),
+    "fortification": ("artifact",),
+}
+
+
+def _abilities(draw: st.DrawFn, caps: Caps, kind: str) -> tuple[Ability, ...]:
+    allowed: list[Ability] = []
+    if C.TRIGGERS in caps:
+        allowed += ["etb", "ltb"]
+        if kind == "creature":
+            allowed.append("dies")
+        if kind in ("aura", "equipment", "fortification"):
+            allowed += ["attached", "unattached"]
+    if C.PHASE_TRIGGERS in caps:
+        allowed += ["phases_in", "phases_out"]
+    if C.ANTHEM in caps:
+        allowed.append("anthem")
+    if C.ACTIVATED_ABILITIES in caps:
+        allowed.append("tap_gain_life")
+    return tuple(some(draw, allowed, 3))
+
+
+@st.composite
+def permanent_lists(
+    draw: st.DrawFn,
+    players: int,
+    caps: Caps,
+    *,
+    min_size: int = 0,
+    max_size: int = 6,
+    kinds: Sequence[str] | None = None,
+    phased_out: bool = True,
+    ready: bool = False,
+) -> tuple[Permanent, ...]:
+    """Permanents in an order where every host comes before what is attached
+    to it; ids are p1, p2, … in that order. `ready` ones are phased in,
+    untapped and not summoning sick: able to attack and tap."""
+    allowed = [
+        k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
+    ]
+    made: list[Permanent] = []
+    for i in range(integer(draw, min_size, max_size)):
+        kind = pick(draw, allowed)
+        host = _draw_host(draw, kind, made, players, caps)
+        if kind == "aura" and host is None:
+            kind = "creature"
+        owner = integer(draw, 0, players - 1)
+        creature = kind == "creature"
+        p = Permanent(
+            id=f"p{i + 1}",
+            owner=owner,
+            controller=integer(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else owner,
+            types=_TYPES[kind],
+            attachment=kind if kind in ("aura", "equipment", "fortification") else None,  # type: ignore[arg-type]
+            token=creature and C.TOKENS in caps and maybe(draw),
+            phasing=integer(draw, 0, 2 if C.REDUNDANT_PHASING in caps else 1),
+            tapped=not ready and maybe(draw),
+            counters=_counters(draw, caps),
+            attached_to=host,
+            abilities=_abilities(draw, caps, kind),
+            power=integer(draw, 0, 3) if creature else None,
+            toughness=integer(draw, 1, 3) if creature else None,
+            chosen=pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
+            sick=creature and not ready and maybe(draw),
+        )
+        status = _phase_status(draw, p, made, caps) if phased_out and not ready else None
+        made.append(replace(p, phased_out=status))
+    return tuple(made)
+
+
+def _draw_host(
+    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps
+) -> str | int | None:
+    if kind == "aura":
+        options: list[str | int] = [p.id for p in made]
+        if C.PLAYER_AURAS in caps:
+            options += list(range(players))
+        return pick(draw, options) if options else None
+    wanted = {"equipment": "creature", "fortification": "land"}.get(kind)
+    if wanted is None:
+        return None
+    return pick(draw, [None, *(p.id for p in made if wanted in p.types)])
+
+
+def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
+    if C.COUNTERS not in caps:
+        return ()
+    return tuple((kind, integer(draw, 1, 3)) for kind in some(draw, ["+1/+1", "charge"], 2))
+
+
+def _phase_status(
+    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps
+) -> PhasedOut | None:
+    host = next((h for h in made if h.id == p.attached_to), None)
+    if host is not None and host.phased_out is not None:
+        # 702.26g: what is attached to a phased-out permanent is phased out.
+        return PhasedOut("indirect", p.controller)
+    if not maybe(draw):
+        return None
+    # R2017-control: it may have phased out under its owner before a control
+    # effect gave it to someone else.
+    unders = [p.controller, p.owner] if C.PHASED_OUT_UNDER_OTHER in caps else [p.controller]
+    under = pick(draw, sorted(set(unders)))
+    sources = [m.id for m in made if m.phased_out is None]
+    if C.PHASE_OUT_UNTIL in caps and sources and maybe(draw):
+        return PhasedOut("direct", under, pick(draw, sources))
+    return PhasedOut("direct", under)
+
+
+@st.composite
+def effect_lists(
+    draw: st.DrawFn,
+    setup: Setup,
+    caps: Caps,
+    *,
+    boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+) -> tuple[Effect, ...]:
+    """Continuous effects consistent with `setup` (see legality); a boost
+    lasts one of `boost_durations` (702.26f, 800.4m)."""
+    effects: list[Effect] = []
+    last = setup.players - 1
+    if C.SKIP_UNTAP in caps and maybe(draw):
+        effects.append(SkipUntap(integer(draw, 0, last)))
+    creatures = [p.id for p in setup.permanents if p.is_creature]
+    if C.PT_BOOST in caps and creatures and maybe(draw):
+        targets = some(draw, creatures, 3) or creatures[:1]
+        duration = Duration(pick(draw, boost_durations))
+        effects.append(BoostEffect(tuple(targets), integer(draw, 0, last), duration=duration))
+    if C.CONTROL_CHANGE in caps:
+        for p in setup.permanents:
+            if p.controller != p.owner and maybe(draw):
+                effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p, caps)))
+    return tuple(effects)
+
+
+SIMPLE_DURATIONS = [Duration("indefinitely"), Duration("end_of_turn"), Duration("your_next_turn")]
+
+
+def _duration(draw: st.DrawFn, setup: Setup, target: Permanent, caps: Caps) -> Duration:
+    anchors = [
+        p.id
+        for p in setup.permanents
+        if p.id != target.id and p.phased_out is None and p.controller == target.controller
+    ]
+    if C.CONTROL_AS_LONG_AS in caps and anchors and maybe(draw):
+        return Duration("as_long_as_you_control", pick(draw, anchors))
+    return pick(draw, SIMPLE_DURATIONS)
+
+
+@st.composite
+def setups(
+    draw: st.DrawFn,
+    caps: Caps,
+    *,
+    min_permanents: int = 0,
+    max_permanents: int = 6,
+    permanent_kinds: Sequence[str] | None = None,
+    phased_out: bool = True,
+    ready: bool = False,
+    effects: bool = True,
+    boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+) -> Setup:
+    """A legal position with what `caps` allows."""
+    players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
+    permanents = draw(
+        permanent_lists(
+            players,
+            caps,
+            min_size=min_permanents,
+            max_size=max_permanents,
+            kinds=permanent_kinds,
+            phased_out=phased_out,
+            ready=ready,
+        )
+    )
+    setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
+    if effects:
+        setup = replace(
+            setup, effects=draw(effect_lists(setup, caps, boost_durations=boost_durations))
+        )
+    return setup
