@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import Any
 
+from adapters.protocol import missing_capabilities
+
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
 
@@ -54,6 +56,8 @@ def load_engine(name: str) -> Any:
     module_name, _, attr = target.partition(":")
     try:
         module = __import__(module_name, fromlist=[attr])
-        return getattr(module, attr)()
-    except (ImportError, AttributeError, RuntimeError) as e:
+        engine = getattr(module, attr)()
+        missing_capabilities(engine)
+    except (ImportError, AttributeError, RuntimeError, ValueError) as e:
         raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e
+    return engine

@@ -5,11 +5,16 @@ game from a `Setup`) whose games perform one `Action` at a time and report an
 `Observation`. The engine itself must do the phasing: an adapter may build
 the starting position by editing the engine's state, but it plays every
 action through the engine's own moves.
+
+An engine may also say why it lacks a capability, in an optional `missing`
+mapping (capability → reason); reports print the reason next to every
+"not applicable" it causes.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 from conformance.actions import Action
 from conformance.capabilities import Capability
@@ -42,3 +47,24 @@ class Engine(Protocol):
     def start(self, setup: Setup) -> Game:
         """A new game in the position `setup` describes."""
         ...
+
+
+def missing_capabilities(engine: Any) -> dict[Capability, str]:
+    """Why `engine` lacks each capability its optional `missing` attribute
+    names, for those it really lacks. ValueError names a key that is not a
+    capability, or a reason that is not text."""
+    declared = getattr(engine, "missing", None) or {}
+    if not isinstance(declared, Mapping):
+        raise ValueError(f"`missing` must map capabilities to reasons, not {declared!r}")
+    reasons = {}
+    for key, reason in declared.items():
+        try:
+            capability = Capability(key)
+        except ValueError:
+            known = ", ".join(sorted(Capability))
+            raise ValueError(f"`missing` names {key!r}, not a capability ({known})") from None
+        if not isinstance(reason, str):
+            raise ValueError(f"`missing[{key!r}]` must be a reason, as text, not {reason!r}")
+        if capability not in engine.capabilities:
+            reasons[capability] = reason
+    return reasons

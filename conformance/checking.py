@@ -8,11 +8,14 @@ the same way: rule ID, expected versus observed, and a minimal scenario.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
+from adapters.protocol import missing_capabilities
+from conformance.capabilities import Capability
 from conformance.codec import from_data, to_data
 from conformance.describe import describe_scenario
 from conformance.properties.registry import Property, Violation
@@ -56,6 +59,15 @@ class _Record:
         self.error: BaseException | None = None
 
 
+def needs_text(missing: Iterable[Capability], engine: Any) -> str:
+    """The capabilities `engine` lacks, each with the reason its adapter
+    gives (`adapters.protocol.missing_capabilities`), if any."""
+    reasons = missing_capabilities(engine)
+    return "; ".join(
+        f"{c.value} ({reasons[c]})" if c in reasons else c.value for c in sorted(missing)
+    )
+
+
 def run_property(
     prop: Property,
     engine: Any,
@@ -72,7 +84,7 @@ def run_property(
             prop.name,
             prop.rules,
             "not-applicable",
-            message="not applicable: needs " + ", ".join(sorted(missing)),
+            message="not applicable: needs " + needs_text(missing, engine),
             missing=tuple(sorted(c.value for c in missing)),
         )
     record = _Record()

@@ -48,6 +48,7 @@ def info(engine: str = "mutant:x") -> RunInfo:
         seed=7,
         started="2026-11-29T10:00:00+00:00",
         finished="2026-11-29T10:01:00+00:00",
+        missing={"tokens": "no | token objects", "multiplayer": "two seats only"},
     )
 
 
@@ -113,6 +114,8 @@ def test_markdown_and_junit(tmp_path: Path) -> None:
     md = (tmp_path / "mutant_x" / "report.md").read_text()
     assert "| 502.1 | ❌ fail | [untaps_after](#failure-untaps-after) | 7 |" in md
     assert "➖ not applicable (needs tokens)" in md
+    assert "| tokens | no \\| token objects | tokens |" in md
+    assert "| multiplayer | two seats only | none as a whole; scenarios needing it" in md
     assert "Minimal counterexample:" in md and "- **The engine did:** untapped" in md
     suite = ET.parse(tmp_path / "mutant_x" / "junit.xml").getroot().find("testsuite")
     assert suite is not None

@@ -67,6 +67,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
+    missing: dict[C, str] = MISSING
 
     def __init__(self) -> None:
         if importlib.util.find_spec("phase") is None:

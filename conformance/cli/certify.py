@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.discovery import load_engine
+from adapters.protocol import missing_capabilities
 from conformance.atomic import write_text_atomically
 from conformance.baseline import (
     Baseline,
@@ -100,6 +101,7 @@ def certify(args: argparse.Namespace) -> int:
         engine=engine.name,
         engine_version=str(engine.version),
         capabilities=tuple(sorted(engine.capabilities)),
+        missing={c.value: why for c, why in missing_capabilities(engine).items()},
         profile=args.profile,
         seed=args.seed,
         started=started,
@@ -215,6 +217,7 @@ def merge(args: argparse.Namespace) -> int:
         engine=engine,
         engine_version=first["engine"]["version"],
         capabilities=tuple(first["engine"]["capabilities"]),
+        missing=dict(first["engine"].get("missing", {})),
         profile=first["profile"],
         seed=first["seed"],
         started=min(r["started"] for _, r in reports),

@@ -12,6 +12,7 @@ from adapters.discovery import (
     load_engine,
 )
 from adapters.mutants import MUTANTS
+from adapters.protocol import missing_capabilities
 from conformance.catalog import CATALOG, CATALOG_VERSION
 from conformance.properties import REGISTRY
 
@@ -44,6 +45,8 @@ def list_engines() -> int:
             continue
         caps = ", ".join(sorted(engine.capabilities)) or "none"
         print(f"  {name} {engine.version} ({source})\n    capabilities: {caps}")
+        for capability, why in sorted(missing_capabilities(engine).items()):
+            print(f"    lacks {capability}: {why}")
     print("mutants (the reference engine with one deliberate bug each):")
     for mutant in MUTANTS.values():
         print(f"  {MUTANT_PREFIX}{mutant.name}: breaks {mutant.breaks}: {mutant.bug}")

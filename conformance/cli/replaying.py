@@ -15,6 +15,7 @@ from pathlib import Path
 
 from adapters.discovery import load_engine
 from adapters.reference import ReferenceEngine
+from conformance.checking import needs_text
 from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError, loads_scenario
 from conformance.corpus import property_of
@@ -44,7 +45,7 @@ def replay(args: argparse.Namespace) -> int:
     engine = load_engine(args.engine)
     missing = scenario.capabilities() - engine.capabilities
     if missing:
-        raise UsageFailure(f"{engine.name} can't play {path}: needs {', '.join(sorted(missing))}")
+        raise UsageFailure(f"{engine.name} can't play {path}: needs {needs_text(missing, engine)}")
 
     print(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
     expected = play(ReferenceEngine(), scenario, args.engine_timeout)

@@ -51,6 +51,8 @@ class RunInfo:
     rules: tuple[str, ...] = ()
     shard: str | None = None
     machine: dict[str, Any] = field(default_factory=lambda: this_machine())
+    #: Capabilities the engine lacks → why, as its adapter says.
+    missing: dict[str, str] = field(default_factory=dict)
 
 
 def this_machine() -> dict[str, Any]:
@@ -106,6 +108,7 @@ def build_report(
             "name": info.engine,
             "version": info.engine_version,
             "capabilities": sorted(info.capabilities),
+            "missing": dict(sorted(info.missing.items())),
         },
         "profile": info.profile,
         "seed": info.seed,

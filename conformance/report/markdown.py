@@ -61,12 +61,40 @@ def render_markdown(report: dict[str, Any]) -> str:
     others = [p for p in report["properties"] if not p["rules"]]
     for prop in others:
         lines.append(f"| — | {BADGES[prop['status']]} | {prop['name']} | {prop['examples']} | |")
+    lines += _not_applicable(report)
     failures = [p for p in report["properties"] if p.get("failure")]
     if failures:
         lines += ["", "## Failures"]
     for prop in failures:
         lines += ["", *_failure_section(prop)]
     return "\n".join(lines) + "\n"
+
+
+def _not_applicable(report: dict[str, Any]) -> list[str]:
+    """What the engine's adapter can't express, why, and which properties
+    that makes not applicable: a reader must see what was not tested."""
+    reasons: dict[str, str] = report["engine"].get("missing", {})
+    skipped: dict[str, list[str]] = {}
+    for prop in report["properties"]:
+        if prop["status"] == "not-applicable":
+            for capability in prop["missing"]:
+                skipped.setdefault(capability, []).append(prop["name"])
+    if not reasons and not skipped:
+        return []
+    lines = [
+        "",
+        "## Not applicable: what the adapter can't express",
+        "",
+        "| Capability | Why (as the adapter says) | Properties not applicable |",
+        "| --- | --- | --- |",
+    ]
+    for capability in sorted(reasons.keys() | skipped.keys()):
+        props = ", ".join(skipped.get(capability, [])) or (
+            "none as a whole; scenarios needing it are not generated"
+        )
+        why = cell(reasons.get(capability, "(no reason given)"))
+        lines.append(f"| {capability} | {why} | {props} |")
+    return lines
 
 
 def _seed(report: dict[str, Any]) -> str:
