@@ -28,6 +28,26 @@ class AttachmentsStayBehind(Rules):
 
 
 @mutant(
+    "host-claims-phased-out-attachments",
+    "702.26g",
+    "a host phasing out re-marks attachments already phased out directly as phased out with it",
+    kills=("phased_out_permanents_keep_how_they_phased_out",),
+)
+class HostClaimsPhasedOutAttachments(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        hosts = [c for c in roots if c.phased_in]
+        already_out = [
+            card
+            for host in hosts
+            for card in self.state.attachments_of(host.id)
+            if card.phased_out is not None and card.phased_out.cause == "direct"
+        ]
+        super().phase_out(hosts, until)
+        for card in already_out:
+            card.phased_out = PhasedOut("indirect", card.phased_out.under)  # type: ignore[union-attr]
+
+
+@mutant(
     "indirect-phase-in-alone",
     "702.26g",
     "indirectly phased-out attachments phase in on their own at the untap step",

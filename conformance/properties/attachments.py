@@ -100,6 +100,36 @@ def attachments_return_with_their_host(trace: Trace) -> None:
 
 
 @rule_property(
+    "702.26g",
+    "702.26b",
+    needs={C.AURAS},
+    scenarios=lambda caps: scenarios(
+        caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1
+    ),
+)
+def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
+    """A phased-out permanent is treated as though it doesn't exist (702.26b),
+    so nothing changes how it phased out until it phases in. An attachment
+    already phased out directly doesn't become "indirect" when its host
+    phases out later: only what is phased in phases out with its host
+    (702.26g), and it still phases in at its own untap step."""
+    for step in trace.steps:
+        came_in = {e.subject for e in step.after.events if e.kind == "phased_in"}
+        for b in step.before.permanents:
+            c = view(step.after, b.id)
+            if not (b.phased_out and b.on_battlefield and c is not None and c.on_battlefield):
+                continue
+            if c.phased_out and b.id not in came_in:
+                expect(
+                    c.cause == b.cause,
+                    "702.26g",
+                    f"{where(trace, step)}, {b.id}",
+                    f"still phased out {b.cause}",
+                    f"phased out {c.cause}, without phasing in",
+                )
+
+
+@rule_property(
     "702.26h",
     needs={C.AURAS},
     scenarios=lambda caps: scenarios(
