@@ -3,10 +3,14 @@ play the same turns and actions, and must show the same thing after each.
 
 A rule-based state machine draws each next action from the position the
 reference engine shows, so sequences stay meaningful as the game moves on.
+A disagreement is reported like a property's failure: a result with its
+minimal scenario, which the corpus keeps and `phasecert replay` replays.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import fields
 from typing import Any, ClassVar
 
 from hypothesis import settings
@@ -15,12 +19,17 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 
 from adapters.reference import ReferenceEngine
 from conformance.actions import Action
-from conformance.describe import describe_scenario
-from conformance.observation import Observation
-from conformance.running import EngineError, call_engine, checked_observation
+from conformance.codec import to_data
+from conformance.observation import Observation, PermanentView
+from conformance.results import PropertyResult
+from conformance.running import EngineError, Trace, call_engine, checked_observation, play
 from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import next_actions, setups
+
+#: The comparison's name wherever a property's name goes: reports,
+#: baselines, corpus files.
+COMPARISON = "agrees_with_reference"
 
 
 class Disagreement(AssertionError):
@@ -38,14 +47,46 @@ def differences(expected: Observation, observed: Observation) -> list[str]:
             )
     if (expected.refused is None) != (observed.refused is None):
         out.append(f"refused: reference {expected.refused!r}, engine {observed.refused!r}")
-    if sorted(map(repr, expected.events)) != sorted(map(repr, observed.events)):
-        out.append(f"events: reference {list(expected.events)}, engine {list(observed.events)}")
+    out += _event_differences(expected, observed)
     mine = {p.id: p for p in observed.permanents}
     for p in expected.permanents:
-        q = mine.get(p.id)
-        if q != p:
-            out.append(f"{p.id}: reference {p}, engine {q}")
+        out += _permanent_differences(p, mine.get(p.id))
     return out
+
+
+def _event_differences(expected: Observation, observed: Observation) -> list[str]:
+    theirs, ours = list(map(repr, expected.events)), list(map(repr, observed.events))
+    if sorted(theirs) == sorted(ours):
+        return []
+    only_reference = [e for e in theirs if e not in ours or theirs.count(e) > ours.count(e)]
+    only_engine = [e for e in ours if e not in theirs or ours.count(e) > theirs.count(e)]
+    return [
+        f"events: reference only {', '.join(dict.fromkeys(only_reference)) or 'none'}; "
+        f"engine only {', '.join(dict.fromkeys(only_engine)) or 'none'}"
+    ]
+
+
+def _permanent_differences(expected: PermanentView, observed: PermanentView | None) -> list[str]:
+    if observed is None:
+        return [f"{expected.id}: missing from the engine's observation"]
+    return [
+        f"{expected.id} {f.name}: reference {getattr(expected, f.name)!r}, "
+        f"engine {getattr(observed, f.name)!r}"
+        for f in fields(PermanentView)
+        if getattr(expected, f.name) != getattr(observed, f.name)
+    ]
+
+
+def first_disagreement(expected: Trace, observed: Trace) -> str | None:
+    """Where two plays of one scenario first differ, and how; None if never."""
+    pairs = [("start", expected.initial, observed.initial)]
+    for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
+        pairs.append((f"action {i} ({type(e.action).__name__})", e.after, o.after))
+    for what, e_obs, o_obs in pairs:
+        diff = differences(e_obs, o_obs)
+        if diff:
+            return f"after {what}: " + "; ".join(diff)
+    return None
 
 
 def agreement_machine(engine: Any, timeout: float) -> type[RuleBasedStateMachine]:
@@ -86,14 +127,48 @@ def agreement_machine(engine: Any, timeout: float) -> type[RuleBasedStateMachine
     return AgreesWithReference
 
 
-def run_agreement(engine: Any, *, using: settings, timeout: float) -> str | None:
-    """None if the engine agrees with the reference on every generated run;
-    else the disagreement with its minimal scenario, for a person to read."""
-    machine = agreement_machine(engine, timeout)
-    try:
-        run_state_machine_as_test(machine, settings=settings(using, stateful_step_count=8))
-    except (Disagreement, EngineError) as e:
-        setup, actions = machine.played[-1]
-        scenario = Scenario(setup, tuple(actions))
-        return f"{e}\nMinimal counterexample:\n{describe_scenario(scenario)}"
-    return None
+def run_agreement(
+    engine: Any, *, using: settings, timeout: float, replay: tuple[Scenario, ...] = ()
+) -> PropertyResult:
+    """Compare `engine` with the reference: the scenarios of `replay` first
+    (earlier disagreements, from the corpus), then generated runs. A
+    disagreement fails with the minimal scenario that shows it; an engine
+    error is reported as such."""
+    started = time.monotonic()
+    reference = ReferenceEngine()
+    examples = 0
+    failure: tuple[Exception, Scenario] | None = None
+    for scenario in replay:
+        examples += 1
+        try:
+            found = first_disagreement(play(reference, scenario), play(engine, scenario, timeout))
+        except EngineError as e:
+            failure = (e, scenario)
+            break
+        if found is not None:
+            failure = (Disagreement(found), scenario)
+            break
+    if failure is None:
+        machine = agreement_machine(engine, timeout)
+        try:
+            run_state_machine_as_test(machine, settings=settings(using, stateful_step_count=8))
+        except (Disagreement, EngineError) as e:
+            setup, actions = machine.played[-1]
+            failure = (e, Scenario(setup, tuple(actions)))
+        examples += len(machine.played)
+    if failure is None:
+        return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
+    error, scenario = failure
+    return PropertyResult(
+        COMPARISON,
+        (),
+        "engine-error" if isinstance(error, EngineError) else "fail",
+        examples,
+        str(error),
+        to_data(scenario),
+        duration=_since(started),
+    )
+
+
+def _since(started: float) -> float:
+    return time.monotonic() - started

@@ -13,7 +13,7 @@ import pytest
 
 from conformance.checking import failure_report, run_property
 from conformance.corpus import ItemCorpus
-from conformance.differential import run_agreement
+from conformance.differential import COMPARISON, run_agreement
 from conformance.properties.registry import Property
 from conformance.results import PropertyResult
 
@@ -33,19 +33,32 @@ def test_property(
         timeout=phasecert_timeout,
         replay=phasecert_corpus.replay_for(phasecert_property.name),
     )
-    phasecert_results.append(result)
-    phasecert_corpus.keep(result)
+    _conclude(result, phasecert_results, phasecert_corpus)
+
+
+def test_agrees_with_reference(
+    phasecert_engine: Any,
+    phasecert_settings: Any,
+    phasecert_timeout: float,
+    phasecert_results: list[PropertyResult],
+    phasecert_corpus: ItemCorpus,
+) -> None:
+    """Step by step, the engine shows what the reference engine shows, on
+    every observable of its capabilities."""
+    result = run_agreement(
+        phasecert_engine,
+        using=phasecert_settings,
+        timeout=phasecert_timeout,
+        replay=phasecert_corpus.replay_for(COMPARISON),
+    )
+    _conclude(result, phasecert_results, phasecert_corpus)
+
+
+def _conclude(result: PropertyResult, results: list[PropertyResult], corpus: ItemCorpus) -> None:
+    """Record `result` (for reports and the corpus) and end the test with it."""
+    results.append(result)
+    corpus.keep(result)
     if result.status == "not-applicable":
         pytest.skip(result.message)
     if result.status != "pass":
         pytest.fail(failure_report(result), pytrace=False)
-
-
-def test_agrees_with_reference(
-    phasecert_engine: Any, phasecert_settings: Any, phasecert_timeout: float
-) -> None:
-    """Step by step, the engine shows what the reference engine shows, on
-    every observable of its capabilities."""
-    failure = run_agreement(phasecert_engine, using=phasecert_settings, timeout=phasecert_timeout)
-    if failure is not None:
-        pytest.fail(failure, pytrace=False)

@@ -30,9 +30,10 @@ from conformance.baseline import (
     updated,
 )
 from conformance.catalog import CATALOG
-from conformance.cli.watching import COMPARISON, RunWatcher
+from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
+from conformance.differential import COMPARISON
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report, engine_directory, results_of, write_reports
 from conformance.report.building import scenario_files_of
@@ -183,7 +184,8 @@ def _conclude(
     )
     for result in verdict.regressions:
         what = "new " if baseline else ""
-        print(f"{what}{result.status}: {result.property} ({', '.join(result.rules)})")
+        rules = f" ({', '.join(result.rules)})" if result.rules else ""
+        print(f"{what}{result.status}: {result.property}{rules}")
     if verdict.now_passing:
         print("now passing, tighten the baseline: " + ", ".join(verdict.now_passing))
     print(f"reports: {', '.join(str(p) for p in written)}")

@@ -20,7 +20,7 @@ from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError, loads_scenario
 from conformance.corpus import property_of
 from conformance.describe import describe_scenario
-from conformance.differential import differences
+from conformance.differential import COMPARISON, differences, first_disagreement
 from conformance.observation import Observation, PermanentView
 from conformance.properties import REGISTRY, Violation
 from conformance.running import EngineError, Trace, play
@@ -37,11 +37,10 @@ def replay(args: argparse.Namespace) -> int:
     except DecodeError as e:
         raise UsageFailure(f"{path}: not a scenario: {e}") from None
     name = args.property or property_of(path)
-    if name not in REGISTRY:
+    if name not in REGISTRY and name != COMPARISON:
         raise UsageFailure(
             f"{path}: no property {name!r}; name the property to check with --property"
         )
-    prop = REGISTRY[name]
     engine = load_engine(args.engine)
     missing = scenario.capabilities() - engine.capabilities
     if missing:
@@ -49,27 +48,40 @@ def replay(args: argparse.Namespace) -> int:
 
     print(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
     expected = play(ReferenceEngine(), scenario, args.engine_timeout)
+    title = name if name == COMPARISON else f"{name} ({', '.join(REGISTRY[name].rules)})"
     try:
         observed = play(engine, scenario, args.engine_timeout)
     except EngineError as e:
-        print(f"{prop.name} ({', '.join(prop.rules)}): ENGINE ERROR\n  {e}")
+        print(f"{title}: ENGINE ERROR\n  {e}")
         return 1
-    failed = _verdict(prop.name, prop.rules, prop.check, observed)
+    if name == COMPARISON:
+        failed = _agreement_verdict(title, expected, observed)
+    else:
+        failed = _verdict(title, REGISTRY[name].check, observed)
     print()
     _side_by_side(expected, observed, engine.name)
     return 1 if failed else 0
 
 
-def _verdict(name: str, rules: tuple[str, ...], check: object, trace: Trace) -> bool:
+def _verdict(title: str, check: object, trace: Trace) -> bool:
     try:
         check(trace)  # type: ignore[operator]
     except Violation as v:
-        print(f"{name} ({', '.join(rules)}): FAILS, {v.rule} {v.where}")
+        print(f"{title}: FAILS, {v.rule} {v.where}")
         print(f"  expected (the rule): {v.expected}")
         print(f"  observed (the engine): {v.observed}")
         return True
-    print(f"{name} ({', '.join(rules)}): passes on this engine now")
+    print(f"{title}: passes on this engine now")
     return False
+
+
+def _agreement_verdict(title: str, expected: Trace, observed: Trace) -> bool:
+    found = first_disagreement(expected, observed)
+    if found is None:
+        print(f"{title}: agrees with the reference engine now")
+        return False
+    print(f"{title}: DISAGREES {found}")
+    return True
 
 
 def _side_by_side(expected: Trace, observed: Trace, engine: str) -> None:

@@ -15,10 +15,9 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from conformance.corpus import result_of
+from conformance.differential import COMPARISON
 from conformance.results import PropertyResult, Status
 
-#: The stateful comparison with the reference engine, as it shows in reports.
-COMPARISON = "agrees_with_reference"
 _PROPERTY_ITEM = re.compile(r"test_property\[(?P<name>.+)\]$")
 
 

@@ -35,6 +35,8 @@ _VIOLATION = re.compile(
     r"the engine showed (?P<observed>.*)$",
     re.DOTALL,
 )
+#: `conformance.differential`'s disagreement: "after WHERE: DIFFERENCES".
+_DISAGREEMENT = re.compile(r"^(?P<where>after [^:]+): (?P<observed>.*)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,15 @@ def rule_status(statuses: Iterable[Status]) -> Status:
 
 
 def split_violation(status: Status, message: str) -> dict[str, str]:
-    """Expected and observed, out of a property's failure message."""
+    """Expected and observed, out of a property's failure message (or the
+    stateful comparison's: where, then the differences)."""
     match = _VIOLATION.match(message)
     if status == "fail" and match:
         return {k: match[k] for k in ("where", "expected", "observed")}
+    match = _DISAGREEMENT.match(message)
+    if status == "fail" and match:
+        expected = "what the reference engine shows"
+        return {"where": match["where"], "expected": expected, "observed": match["observed"]}
     if status == "engine-error":
         return {"where": "", "expected": "the engine plays the scenario", "observed": message}
     return {"where": "", "expected": "the rule holds", "observed": message}

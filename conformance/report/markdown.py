@@ -60,7 +60,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         )
     others = [p for p in report["properties"] if not p["rules"]]
     for prop in others:
-        lines.append(f"| — | {BADGES[prop['status']]} | {prop['name']} | {prop['examples']} | |")
+        name = prop["name"]
+        if name in failed_by_name:
+            name = f"[{name}](#{anchor(name)})"
+        lines.append(f"| — | {BADGES[prop['status']]} | {name} | {prop['examples']} | |")
     lines += _not_applicable(report)
     failures = [p for p in report["properties"] if p.get("failure")]
     if failures:
