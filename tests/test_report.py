@@ -198,3 +198,26 @@ def test_matrix_renders_in_headless_chromium(tmp_path: Path) -> None:
     # The table is there: its pass (green) and fail (red) cells were painted.
     assert (0x2E, 0x7D, 0x32) in colours
     assert (0xC6, 0x28, 0x28) in colours
+
+
+def test_a_rule_failing_through_a_shared_property_says_which_rule_was_violated(
+    tmp_path: Path,
+) -> None:
+    shared = PropertyResult(
+        "same_permanent",
+        ("702.26d", "R2017-counters"),
+        "fail",
+        3,
+        "702.26d after action 1 (PassTurn), p1: expected tapped; the engine showed untapped",
+        to_data(SCENARIO),
+    )
+    report = build_report([shared], info())
+    validate(report)
+    assert {r["id"]: r["violated"] for r in report["rules"]} == {
+        "702.26d": ["702.26d"],
+        "R2017-counters": ["702.26d"],
+    }
+    write_reports(report, tmp_path / "shared")
+    md = (tmp_path / "shared" / "report.md").read_text()
+    assert "❌ fail (a property it shares failed on 702.26d)" in md
+    assert md.count("a property it shares failed") == 1

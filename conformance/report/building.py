@@ -138,7 +138,7 @@ def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
     known = CATALOG.get(rule)
     status = rule_status(r.status for r in results)
     missing = sorted({m for r in results for m in r.missing}) if status == "not-applicable" else []
-    return {
+    entry: dict[str, Any] = {
         "id": rule,
         "summary": known.summary if known else "",
         "status": status,
@@ -146,6 +146,12 @@ def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
         "examples": sum(r.examples for r in results),
         "missing": missing,
     }
+    if status == "fail":
+        # A property stops at its first violation, which names one rule; the
+        # other rules it cites fail with it, untested past that point.
+        violated = {m["rule"] for r in results if (m := _VIOLATION.match(r.message))}
+        entry["violated"] = sorted(violated)
+    return entry
 
 
 def _property_entry(

@@ -52,6 +52,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         status = BADGES[rule["status"]]
         if rule["missing"]:
             status += f" (needs {', '.join(rule['missing'])})"
+        violated = rule.get("violated", [rule["id"]])
+        if violated and rule["id"] not in violated:
+            status += f" (a property it shares failed on {', '.join(violated)})"
         props = ", ".join(
             f"[{p}](#{anchor(p)})" if p in failed_by_name else p for p in rule["properties"]
         )
