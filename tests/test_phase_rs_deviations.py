@@ -8,6 +8,7 @@ here means phase.rs changed: re-run the suite and update the report.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from adapters.phase_rs import PhaseRsEngine
 from adapters.reference import ReferenceEngine
 from conformance.codec import loads_scenario
 from conformance.differential import differences
+from conformance.properties import REGISTRY, Violation
 from conformance.running import play
 
 DEVIATIONS = Path(__file__).parent.parent / "reports" / "phase-rs" / "deviations"
@@ -53,3 +55,21 @@ def test_the_adapter_disagrees_with_the_reference_on_the_scenario(script: Path) 
         for diff in differences(theirs.after, ours.after)
     ]
     assert found, "phase.rs now agrees with the reference on this scenario"
+
+
+def _named_properties() -> list[tuple[str, str]]:
+    """(deviation, property) for each property the README says catches it."""
+    readme = (DEVIATIONS / "README.md").read_text()
+    pairs = []
+    for stem, names in re.findall(r"^`(d\w+)\.\{json,py\}` — property: (.+)$", readme, re.M):
+        if not names.startswith("none"):
+            pairs += [(stem, name.strip()) for name in names.split(",")]
+    return pairs
+
+
+@pytest.mark.parametrize(("stem", "prop"), _named_properties(), ids=lambda x: x)
+def test_the_property_the_readme_names_catches_the_deviation(stem: str, prop: str) -> None:
+    scenario = loads_scenario((DEVIATIONS / f"{stem}.json").read_text())
+    with pytest.raises(Violation):
+        REGISTRY[prop].check(play(PhaseRsEngine(), scenario))
+    REGISTRY[prop].check(play(ReferenceEngine(), scenario))

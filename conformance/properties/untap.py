@@ -71,12 +71,15 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
                 and under.get(b.id) == player
                 and b.id not in waiting
             ):
+                # Phasing in may leave it illegal: an Aura whose host phases
+                # out at the same time goes to the graveyard (704.5m).
+                left = not c.on_battlefield and bool(step.after.events_of("phased_in", b.id))
                 expect(
-                    c.phased_in,
+                    c.phased_in or left,
                     "702.26a",
                     f"{at}, {b.id} (phased out under player {player})",
                     "it phases in and stays in",
-                    "phased out",
+                    "phased out" if c.on_battlefield else f"{c.zone}, without phasing in",
                 )
 
 
