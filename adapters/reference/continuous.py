@@ -10,24 +10,31 @@ from conformance.setup import BoostEffect, ControlEffect, Duration
 class ContinuousRules:
     state: GameState
 
+    def control(self) -> dict[str, int]:
+        """613.1b: the controller each control effect gives, by target; the
+        newest effect on a permanent applies (effects are kept in timestamp
+        order, so a later one overwrites). Phasing is not a control change
+        (702.26d): effects keep applying to a phased-out permanent until they
+        end (702.26f)."""
+        return {
+            t.effect.target: t.effect.controller
+            for t in self.state.effects
+            if isinstance(t.effect, ControlEffect)
+        }
+
     def controller_of(self, card: Card) -> int:
-        """613.1b: the newest control effect on it applies, else its owner.
-        Phasing is not a control change (702.26d): effects keep applying to a
-        phased-out permanent until they end (702.26f)."""
-        newest = None
-        for timed in self.state.effects:
-            e = timed.effect
-            if isinstance(e, ControlEffect) and e.target == card.id:
-                newest = e
-        return card.owner if newest is None else newest.controller
+        """613.1b: the newest control effect on it applies, else its owner."""
+        return self.control().get(card.id, card.owner)
 
     def refresh(self) -> None:
         """Recompute controllers until "for as long as" effects are stable
         (702.26f, R2017-for-as-long-as); a permanent whose controller changed
-        is summoning sick again (302.6)."""
+        is summoning sick again (302.6). One `control` lookup per pass keeps
+        this linear in permanents plus effects: it runs after every event."""
         while True:
+            control = self.control()
             for card in self.state.cards.values():
-                controller = self.controller_of(card)
+                controller = control.get(card.id, card.owner)
                 if controller != card.controller:
                     card.controller = controller
                     card.sick = True
