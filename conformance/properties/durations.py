@@ -18,9 +18,9 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
-    owners,
 )
 from conformance.properties.history import (
+    owners,
     phased_out_under,
     skips_untap,
     untap_steps,

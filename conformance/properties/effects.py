@@ -17,7 +17,6 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.properties.history import view
 from conformance.running import Trace
-from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, ControlEffect, Duration
 
 
@@ -138,15 +137,6 @@ def boosts(trace: Trace) -> Iterator[tuple[BoostEffect, int | None]]:
     for e in trace.scenario.setup.effects:
         if isinstance(e, BoostEffect):
             yield e, effect_end(trace, e.controller, e.duration, 0, control=False)
-
-
-def owners(scenario: Scenario) -> dict[str, int]:
-    """Who owns each permanent: as set up, or the player who created the token."""
-    owner = {p.id: p.owner for p in scenario.setup.permanents}
-    for x in scenario.actions:
-        if isinstance(x, a.CreateToken):
-            owner.setdefault(x.id, x.player)
-    return owner
 
 
 def expected_pt(trace: Trace, k: int, pid: str) -> tuple[int, int, list[str]] | None:

@@ -4,22 +4,40 @@ a permanent was set up with."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import Ability, SkipUntap
+from conformance.setup import Ability, Permanent, SkipUntap
+
+T = TypeVar("T")
+
+
+def per_permanent(
+    scenario: Scenario,
+    of_setup: Callable[[Permanent], T],
+    of_token: Callable[[a.CreateToken], T],
+) -> dict[str, T]:
+    """One fact about each permanent of `scenario`: those set up, then the
+    tokens its actions create (the first creation of an id counts)."""
+    facts = {p.id: of_setup(p) for p in scenario.setup.permanents}
+    for action in scenario.actions:
+        if isinstance(action, a.CreateToken):
+            facts.setdefault(action.id, of_token(action))
+    return facts
 
 
 def phasing_instances(scenario: Scenario) -> dict[str, int]:
-    """Phasing instances per permanent, from the setup and created tokens."""
-    counts = {p.id: p.phasing for p in scenario.setup.permanents}
-    for action in scenario.actions:
-        if isinstance(action, a.CreateToken):
-            counts.setdefault(action.id, action.phasing)
-    return counts
+    """Phasing instances per permanent (702.26p)."""
+    return per_permanent(scenario, lambda p: p.phasing, lambda token: token.phasing)
+
+
+def owners(scenario: Scenario) -> dict[str, int]:
+    """Who owns each permanent: as set up, or the player who created the token."""
+    return per_permanent(scenario, lambda p: p.owner, lambda token: token.player)
 
 
 def abilities(scenario: Scenario, pid: str) -> tuple[Ability, ...]:

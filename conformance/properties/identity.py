@@ -12,8 +12,8 @@ from collections.abc import Collection
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.effects import control_grants, focus, owners
-from conformance.properties.history import abilities, view
+from conformance.properties.effects import control_grants, focus
+from conformance.properties.history import abilities, owners, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import TRIGGER_LIFE

@@ -13,10 +13,15 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
-    owners,
     passed_over,
 )
-from conformance.properties.history import phased_out_under, skips_untap, until_waiting, view
+from conformance.properties.history import (
+    owners,
+    phased_out_under,
+    skips_untap,
+    until_waiting,
+    view,
+)
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import scenarios
