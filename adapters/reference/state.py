@@ -22,7 +22,7 @@ from conformance.setup import (
 )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Card:
     """A permanent as the reference engine tracks it. `controller` is derived
     from the control effects and refreshed after every event (613.1b)."""
