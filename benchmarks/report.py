@@ -168,7 +168,7 @@ def targets_table(
         low, high = GROWTH_TARGET
         out.append(
             f"| reference growth 1,000 → 10,000 between {low:g} and {high:g} | "
-            f"{growth:.1f} | {'yes' if low <= growth <= high else 'no'} |"
+            f"{growth:.2f} | {'yes' if low <= growth <= high else 'no'} |"
         )
     direct = by_engine.get("phase-rs", {}).get(DIRECT)
     pct = None if direct is None else direct.extra.get("overhead_pct")

@@ -80,7 +80,7 @@ def _ratio_to_floor(benchmark: Any, timings: Timings, key: tuple[object, ...]) -
     best = timings.record(key, benchmark)
     for name, ratio in (("floor", "floor_ratio"), (HANDWRITTEN[0], "handwritten_ratio")):
         yardstick = timings.get((name, key[-1]))
-        if best is not None and yardstick is not None and key[0] != name:
+        if best is not None and yardstick is not None:
             benchmark.extra_info[ratio] = round(best / yardstick, 2)
 
 

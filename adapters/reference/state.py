@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from conformance.observation import Event, Zone
@@ -141,6 +142,14 @@ class GameState:
         return sum(self.in_game) <= 1
 
 
+@cache
+def _ability_set(abilities: tuple[Ability, ...]) -> frozenset[Ability]:
+    """Immutable, so cards with the same abilities (most have none) share
+    one: a frozenset per card was 40 % of a big game's memory, and memory is
+    what makes big untap steps grow faster than their work."""
+    return frozenset(abilities)
+
+
 def state_from_setup(setup: Setup) -> GameState:
     """Build the engine state for a legal `setup` (see conformance.legality)."""
     state = GameState(
@@ -167,7 +176,7 @@ def state_from_setup(setup: Setup) -> GameState:
             counters=Counter(dict(p.counters)),
             attached_to=p.attached_to,
             phased_out=p.phased_out,
-            abilities=frozenset(p.abilities),
+            abilities=_ability_set(p.abilities),
             power=p.power,
             toughness=p.toughness,
             chosen=p.chosen,
