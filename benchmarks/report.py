@@ -208,7 +208,7 @@ def plot(untap: dict[str, dict[int, Row]], path: Path) -> None:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    fig, ax = plt.subplots(figsize=(11.5, 5.5))
     for label, by_size in untap.items():
         sizes = sorted(by_size)
         ax.plot(sizes, [by_size[s].best for s in sizes], marker="o", label=label)
@@ -218,7 +218,7 @@ def plot(untap: dict[str, dict[int, Row]], path: Path) -> None:
     ax.set_ylabel("time per untap step, fastest round (s)")
     ax.set_title("The untap step against board size (pytest-benchmark, one run)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
