@@ -8,7 +8,7 @@ the same way: rule ID, expected versus observed, and a minimal scenario.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from hypothesis import HealthCheck, Verbosity, given, settings
@@ -22,6 +22,7 @@ from conformance.properties.registry import Property, Violation
 from conformance.results import PropertyResult
 from conformance.running import DEFAULT_TIMEOUT, EngineError, play
 from conformance.scenario import Scenario
+from conformance.trimming import trim
 
 # Explicit derandomize and database: on a CI machine Hypothesis's own
 # defaults are derandomized with no database, which our profiles must not
@@ -104,10 +105,35 @@ def run_property(
         test = _hypothesis_test(prop, engine, check, using or profile("ci"))
         test()
     except (Violation, EngineError) as e:
-        return _failure(prop, record, e, time.monotonic() - started)
+        # Hypothesis re-raises the shrunk failure after replaying it last.
+        error: BaseException = e
+        if isinstance(e, Violation) and record.scenario is not None:
+            record.scenario, error = trim(
+                record.scenario, _same_violation(prop, engine, e, timeout), e
+            )
+        return _failure(prop, record, error, time.monotonic() - started)
     return PropertyResult(
         prop.name, prop.rules, "pass", record.examples, duration=time.monotonic() - started
     )
+
+
+def _same_violation(
+    prop: Property, engine: Any, found: Violation, timeout: float
+) -> Callable[[Scenario], Violation | None]:
+    """For `trim`: a candidate's violation, if it breaks the same rule. An
+    engine error is another failure, and not trimmed (a hung engine is not
+    called again)."""
+
+    def violation(candidate: Scenario) -> Violation | None:
+        try:
+            prop.check(play(engine, candidate, timeout))
+        except Violation as v:
+            return v if v.rule == found.rule else None
+        except EngineError:
+            return None
+        return None
+
+    return violation
 
 
 def _hypothesis_test(prop: Property, engine: Any, check: Any, using: settings) -> Any:
@@ -125,7 +151,6 @@ def _hypothesis_test(prop: Property, engine: Any, check: Any, using: settings) -
 def _failure(
     prop: Property, record: _Record, error: BaseException, elapsed: float
 ) -> PropertyResult:
-    # Hypothesis re-raises the shrunk failure after replaying it last.
     scenario = record.scenario
     status = "engine-error" if isinstance(error, EngineError) else "fail"
     return PropertyResult(

@@ -10,6 +10,8 @@ minimal scenario, which the corpus keeps and `phasecert replay` replays.
 from __future__ import annotations
 
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, ClassVar
 
@@ -26,6 +28,7 @@ from conformance.running import EngineError, Trace, call_engine, checked_observa
 from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import next_actions, setups
+from conformance.trimming import trim
 
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
@@ -55,15 +58,13 @@ def differences(expected: Observation, observed: Observation) -> list[str]:
 
 
 def _event_differences(expected: Observation, observed: Observation) -> list[str]:
-    theirs, ours = list(map(repr, expected.events)), list(map(repr, observed.events))
-    if sorted(theirs) == sorted(ours):
+    theirs = Counter(f"{e.kind} {e.subject} {e.detail}".rstrip() for e in expected.events)
+    ours = Counter(f"{e.kind} {e.subject} {e.detail}".rstrip() for e in observed.events)
+    if theirs == ours:
         return []
-    only_reference = [e for e in theirs if e not in ours or theirs.count(e) > ours.count(e)]
-    only_engine = [e for e in ours if e not in theirs or ours.count(e) > theirs.count(e)]
-    return [
-        f"events: reference only {', '.join(dict.fromkeys(only_reference)) or 'none'}; "
-        f"engine only {', '.join(dict.fromkeys(only_engine)) or 'none'}"
-    ]
+    only_reference = ", ".join((theirs - ours).elements()) or "none"
+    only_engine = ", ".join((ours - theirs).elements()) or "none"
+    return [f"events: reference only {only_reference}; engine only {only_engine}"]
 
 
 def _permanent_differences(expected: PermanentView, observed: PermanentView | None) -> list[str]:
@@ -159,6 +160,8 @@ def run_agreement(
     if failure is None:
         return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
     error, scenario = failure
+    if isinstance(error, Disagreement):
+        scenario, error = trim(scenario, _same_disagreement(engine, timeout, error), error)
     return PropertyResult(
         COMPARISON,
         (),
@@ -168,6 +171,26 @@ def run_agreement(
         to_data(scenario),
         duration=_since(started),
     )
+
+
+def _same_disagreement(
+    engine: Any, timeout: float, found: Disagreement
+) -> Callable[[Scenario], Disagreement | None]:
+    """For `trim`: a candidate's disagreement, if it comes at the same step."""
+    step = str(found).split(":", 1)[0]
+
+    def disagreement(candidate: Scenario) -> Disagreement | None:
+        try:
+            shown = first_disagreement(
+                play(ReferenceEngine(), candidate), play(engine, candidate, timeout)
+            )
+        except EngineError:
+            return None
+        if shown is None or shown.split(":", 1)[0] != step:
+            return None
+        return Disagreement(shown)
+
+    return disagreement
 
 
 def _since(started: float) -> float:

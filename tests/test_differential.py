@@ -14,7 +14,7 @@ from conformance.checking import profile
 from conformance.cli import main
 from conformance.codec import dumps, from_data
 from conformance.differential import COMPARISON, differences, first_disagreement, run_agreement
-from conformance.observation import Observation, PermanentView
+from conformance.observation import Event, Observation, PermanentView
 from conformance.running import play
 from conformance.scenario import Scenario
 
@@ -70,3 +70,14 @@ def test_replay_shows_the_disagreement(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"{COMPARISON}: DISAGREES {result.message}" in out
     assert main(["replay", str(stored), "--engine", "reference"]) == 0
     assert f"{COMPARISON}: agrees with the reference engine now" in capsys.readouterr().out
+
+
+def test_events_differ_as_multisets() -> None:
+    def with_events(*events: Event) -> Observation:
+        return Observation(turn=1, active=0, players=(), permanents=(), events=events)
+
+    out, back = Event("phased_out", "p1", "direct"), Event("phased_in", "p2")
+    assert differences(with_events(out, back), with_events(back, out)) == []
+    assert differences(with_events(out, out), with_events(out, back)) == [
+        "events: reference only phased_out p1 direct; engine only phased_in p2"
+    ]

@@ -3,6 +3,10 @@ their host (702.26g–j, 704.5m, 704.5n, R2017-auras, R2017-attached)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from hypothesis import strategies as st
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
@@ -16,6 +20,11 @@ _ATTACHMENTS = ("creature", "land", "aura", "equipment", "fortification")
 _PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll)
 
 
+def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
+    """Hosts and what is attached to them, and the actions that phase them."""
+    return scenarios(caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1)
+
+
 def _attachment_kinds(scenario: Scenario) -> dict[str, str]:
     return {p.id: p.attachment for p in scenario.setup.permanents if p.attachment}
 
@@ -27,9 +36,7 @@ def _attached(obs: Observation, host: str) -> list[PermanentView]:
 @rule_property(
     "702.26g",
     needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
-        caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1
-    ),
+    scenarios=_phasing_hosts,
 )
 def attachments_phase_out_with_their_host(trace: Trace) -> None:
     """What is attached to a permanent that phases out phases out with it,
@@ -76,9 +83,7 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
     "R2017-attached",
     "702.26g",
     needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
-        caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1
-    ),
+    scenarios=_phasing_hosts,
 )
 def attachments_return_with_their_host(trace: Trace) -> None:
     """What phased out indirectly with its host phases in with it, still
@@ -103,9 +108,7 @@ def attachments_return_with_their_host(trace: Trace) -> None:
     "702.26g",
     "702.26b",
     needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
-        caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1
-    ),
+    scenarios=_phasing_hosts,
 )
 def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
     """A phased-out permanent is treated as though it doesn't exist (702.26b),
