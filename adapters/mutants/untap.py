@@ -34,6 +34,24 @@ class SequentialPhasing(Rules):
 
 
 @mutant(
+    "next-turn-effects-end-after-untap",
+    "702.26a",
+    "'until your next turn' effects end after that turn's untap step, so a borrowed phasing "
+    "permanent phases out under the borrower",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class NextTurnEffectsEndAfterUntap(Rules):
+    def begin_turn(self, player: int) -> None:
+        self.state.active = player
+        self.state.turn += 1
+        for card in self.state.cards.values():
+            if card.controller == player:
+                card.sick = False
+        self.untap_step(player)
+        self.end_effects("your_next_turn", player)
+
+
+@mutant(
     "phased-out-untap",
     "502.1",
     "untaps every permanent the active player controls, phased out or not",

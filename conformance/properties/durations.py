@@ -18,10 +18,10 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
+    phased_out_under,
 )
 from conformance.properties.history import (
     owners,
-    phased_out_under,
     skips_untap,
     untap_steps,
     until_waiting,

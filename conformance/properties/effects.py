@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.history import view
+from conformance.properties.history import owners, view
 from conformance.running import Trace
 from conformance.setup import BoostEffect, ControlEffect, Duration
 
@@ -125,6 +125,83 @@ def control_grants(trace: Trace) -> list[Grant]:
             effect = ControlEffect(x.target, x.player, x.duration)
             grants.append(Grant(x.target, x.player, x.duration, i + 1, _end(trace, effect, i + 1)))
     return grants
+
+
+def controller_as_untap_begins(
+    grants: list[Grant],
+    owners: dict[str, int],
+    before: Observation,
+    pid: str,
+    k: int,
+    seen: frozenset[str] = frozenset(),
+) -> int:
+    """Who controls `pid` as the untap step of action k (a PassTurn) begins,
+    `before` being the observation before that action. Cleanup and the start
+    of the turn have ended "until end of turn" and "until your next turn"
+    control (514.2, 611.2a) before any phasing (502.1); a "for as long as you
+    control X" effect ending in that step still applied then if X was phased
+    in and controlled by that player as the step began: only the phasing
+    itself can have ended it (702.26f)."""
+    controller = owners.get(pid, 0)
+    for g in grants:
+        if g.target != pid or not g.in_force(k - 1):
+            continue
+        if g.end == k and g.duration.kind in ("end_of_turn", "your_next_turn"):
+            continue
+        x = g.duration.of
+        if g.end == k and g.duration.kind == "as_long_as_you_control" and x is not None:
+            x_before = view(before, x)
+            if x in seen or x_before is None or not x_before.phased_in:
+                continue
+            if controller_as_untap_begins(grants, owners, before, x, k, seen | {pid}) != g.player:
+                continue
+        controller = g.player
+    return controller
+
+
+def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
+    """For each PassTurn k the engine carried out: who controlled each
+    permanent on the battlefield as its untap step began
+    (`controller_as_untap_begins`). The observation after the step can't
+    say: the phasing itself may end "for as long as" control (702.26f)."""
+    grants = control_grants(trace)
+    owner = owners(trace.scenario)
+    return {
+        k: {
+            p.id: controller_as_untap_begins(grants, owner, step.before, p.id, k)
+            for p in step.before.permanents
+            if p.on_battlefield
+        }
+        for k, step in enumerate(trace.steps, 1)
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None
+    }
+
+
+def phased_out_under(trace: Trace) -> list[dict[str, int]]:
+    """For each step, before it: who each phased-out permanent phased out
+    under (702.26a), its controller as it phased out. In a PassTurn that is
+    its controller as the untap step began (`controller_as_untap_begins`);
+    otherwise its controller before the action."""
+    under = {
+        p.id: p.phased_out.under
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None
+    }
+    grants = control_grants(trace)
+    owner = owners(trace.scenario)
+    out = []
+    for k, step in enumerate(trace.steps, 1):
+        out.append(dict(under))
+        for q in step.after.permanents:
+            if q.phased_out and q.id not in under:
+                if isinstance(step.action, a.PassTurn):
+                    under[q.id] = controller_as_untap_begins(grants, owner, step.before, q.id, k)
+                else:
+                    then = view(step.before, q.id) or q
+                    under[q.id] = then.controller if then.controller is not None else 0
+            elif not q.phased_out:
+                under.pop(q.id, None)
+    return out
 
 
 def _end(trace: Trace, effect: ControlEffect, start: int) -> int | None:

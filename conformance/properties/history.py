@@ -59,31 +59,6 @@ def skips_untap(scenario: Scenario) -> set[int]:
     return {e.player for e in scenario.setup.effects if isinstance(e, SkipUntap)}
 
 
-def phased_out_under(trace: Trace) -> list[dict[str, int]]:
-    """For each step, before it: who each phased-out permanent phased out
-    under (702.26a) — its controller as it phased out. In a PassTurn that
-    is the controller after cleanup and the start of the turn ended
-    "until end of turn" and "until your next turn" control (514.2, 611.2a),
-    which the observation after the step shows."""
-    under = {
-        p.id: p.phased_out.under
-        for p in trace.scenario.setup.permanents
-        if p.phased_out is not None
-    }
-    out = []
-    for step in trace.steps:
-        out.append(dict(under))
-        for q in step.after.permanents:
-            if q.phased_out and q.id not in under:
-                then = view(step.before, q.id) or q
-                if isinstance(step.action, a.PassTurn):
-                    then = q
-                under[q.id] = then.controller if then.controller is not None else 0
-            elif not q.phased_out:
-                under.pop(q.id, None)
-    return out
-
-
 def was_in_went_out(step: Step, pid: str) -> bool:
     b, c = view(step.before, pid), view(step.after, pid)
     return b is not None and c is not None and b.phased_in and c.phased_out and c.on_battlefield

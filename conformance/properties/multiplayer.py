@@ -14,10 +14,10 @@ from conformance.properties.effects import (
     focus,
     observations,
     passed_over,
+    phased_out_under,
 )
 from conformance.properties.history import (
     owners,
-    phased_out_under,
     skips_untap,
     until_waiting,
     view,

@@ -9,9 +9,12 @@ from collections.abc import Collection
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
+from conformance.properties.effects import (
+    phased_out_under,
+    untap_step_controllers,
+)
 from conformance.properties.history import (
     abilities,
-    phased_out_under,
     phasing_instances,
     skips_untap,
     untap_steps,
@@ -45,23 +48,24 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
     counts = phasing_instances(trace.scenario)
     unders = phased_out_under(trace)
     waiting = until_waiting(trace.scenario)
+    controllers = untap_step_controllers(trace)
     for step, player in untap_steps(trace):
-        under = unders[trace.steps.index(step)]
+        k = trace.steps.index(step) + 1
+        under = unders[k - 1]
         for b in step.before.permanents:
             c = view(step.after, b.id)
             if c is None or not b.on_battlefield:
                 continue
+            controller = controllers[k][b.id]
             at = where(trace, step)
-            # Controller as the untap step begins: "until end of turn" control
-            # has ended in cleanup.
-            phaser = counts.get(b.id, 0) > 0 and c.controller == player
+            phaser = counts.get(b.id, 0) > 0 and controller == player
             if b.phased_in and phaser:
                 expect(c.phased_out, "702.26a", f"{at}, {b.id}", "it phases out", "phased in")
             if b.phased_in and c.phased_out and c.cause == "direct":
                 expect(
                     phaser,
                     "702.26a",
-                    f"{at}, {b.id} (controller {c.controller})",
+                    f"{at}, {b.id} (controller {controller} as the step began)",
                     f"only player {player}'s permanents with phasing phase out",
                     "it phased out",
                 )
@@ -157,9 +161,11 @@ def phasing_instances_are_redundant(trace: Trace) -> None:
     """Two or more instances of phasing phase a permanent out once, not out
     and back in."""
     counts = phasing_instances(trace.scenario)
+    controllers = untap_step_controllers(trace)
     for step, player in untap_steps(trace):
+        controller = controllers[trace.steps.index(step) + 1]
         for c in step.after.permanents:
-            if counts.get(c.id, 0) < 2 or c.controller != player:
+            if counts.get(c.id, 0) < 2 or controller.get(c.id) != player:
                 continue
             events = [e.kind for e in step.after.events_of("phased_out", c.id)] + [
                 e.kind for e in step.after.events_of("phased_in", c.id)
