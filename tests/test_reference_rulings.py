@@ -245,3 +245,21 @@ def test_702_26k_and_702_26n_leaving_player() -> None:
     # player 2's untap step phases p2 in, under its owner (702.26n, 800.4a).
     back = obs[2].permanent("p2")
     assert obs[2].active == 2 and back.phased_in and back.controller == 2
+
+
+def test_702_26j_a_state_based_unattach_triggers_within_the_action_that_caused_it() -> None:
+    # The Fortification becomes unattached by a state-based action after its
+    # land is destroyed (704.5n); its trigger resolves in that same action
+    # (117.5), not in the next one, where it phases out.
+    fort = Permanent(
+        "p2",
+        types=("artifact",),
+        attachment="fortification",
+        attached_to="p1",
+        abilities=("unattached",),
+    )
+    setup = Setup(permanents=(Permanent("p1", types=("land",)), fort))
+    _, destroyed, phased = play(setup, a.Destroy(0, "p1"), a.PhaseOutAll(0))
+    assert [(e.subject, e.detail) for e in destroyed.events_of("trigger")] == [("p2", "unattached")]
+    assert destroyed.player(0).life == 20 + TRIGGER_LIFE["unattached"]
+    assert not phased.events_of("trigger")

@@ -43,8 +43,11 @@ class ReferenceGame:
         try:
             getattr(self.rules, _PLAY[type(action)])(action)
             self.rules.refresh()
-            self.rules.resolve_triggers()
+            # 117.5: state-based actions first, then the triggered abilities,
+            # those of state-based actions included (each resolution checks
+            # them again), so no trigger waits for the next action.
             self.rules.state_based_actions()
+            self.rules.resolve_triggers()
         except Refused as e:
             refused = str(e)
         return self.observe(refused)

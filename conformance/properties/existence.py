@@ -66,8 +66,9 @@ def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
             if c is None or not b.on_battlefield:
                 continue
             at = f"{where(trace, step)}, {b.id}"
-            if b.phased_out:
-                # It may phase in if it waited "until" a destroyed source (610.4).
+            if b.phased_out and not step.after.events_of("phased_in", b.id):
+                # What waited "until" a destroyed source phases in (610.4);
+                # an Aura on that source then goes to the graveyard (704.5m).
                 expect(c.on_battlefield, "702.26b", at, "not destroyed", c.zone)
             elif b.power is not None:
                 expect(not c.on_battlefield, "702.26b", at, "destroyed", "still there")
