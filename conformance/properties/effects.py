@@ -151,9 +151,17 @@ def controller_as_untap_begins(
         x = g.duration.of
         if g.end == k and g.duration.kind == "as_long_as_you_control" and x is not None:
             x_before = view(before, x)
-            if x in seen or x_before is None or not x_before.phased_in:
+            if x_before is None or not x_before.phased_in:
                 continue
-            if controller_as_untap_begins(grants, owners, before, x, k, seen | {pid}) != g.player:
+            # Effects that depend on each other: as the step began, X's
+            # controller was still the one shown before the action.
+            if x in seen:
+                x_controller = x_before.controller
+            else:
+                x_controller = controller_as_untap_begins(
+                    grants, owners, before, x, k, seen | {pid}
+                )
+            if x_controller != g.player:
                 continue
         controller = g.player
     return controller

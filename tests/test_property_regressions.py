@@ -1,0 +1,111 @@
+"""Scenarios on which a property once failed the reference engine although
+the engine followed the rules: each is a property bug found by a random
+certify run, kept so that it can't come back. Every property must pass on
+the reference engine here."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.properties import REGISTRY
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+
+AURA = {"types": ("enchantment",), "attachment": "aura"}
+EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
+
+
+def as_long_as(of: str) -> Duration:
+    return Duration("as_long_as_you_control", of)
+
+
+REGRESSIONS = {
+    # An Aura phases in as its host phases out, then goes to the graveyard
+    # (704.5m): it did phase in (702.26a).
+    "aura phases in onto a host phasing out": Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                Permanent("p1", power=1, toughness=1, phasing=1),
+                Permanent("p2", attached_to="p1", phased_out=PhasedOut("direct", 0), **AURA),  # type: ignore[arg-type]
+            ),
+        ),
+        (a.PassTurn(),),
+    ),
+    # p3 phases out under player 2; the phasing ends the control effect, so
+    # its controller afterwards (0) is not who it phased out under.
+    "control ends because of the phasing": Scenario(
+        Setup(
+            players=3,
+            active=1,
+            permanents=(
+                Permanent("p1", phasing=1, owner=0, controller=2, attached_to=0, **AURA),  # type: ignore[arg-type]
+                Permanent("p3", types=("land",), phasing=1, owner=0, controller=2),
+            ),
+            effects=(ControlEffect("p3", 2, as_long_as("p1")),),
+        ),
+        (a.PassTurn(), a.PassTurn()),
+    ),
+    # The same through a chain: p4 was player 1's as player 0's untap step
+    # began, so it doesn't phase out there (702.26p's property).
+    "a chain of 'for as long as' effects": Scenario(
+        Setup(
+            players=3,
+            active=2,
+            permanents=(
+                Permanent("p1", types=("land",), owner=0, controller=1),
+                Permanent("p2", phasing=1, **EQUIPMENT),  # type: ignore[arg-type]
+                Permanent("p3", owner=0, controller=1, attached_to="p2", **AURA),  # type: ignore[arg-type]
+                Permanent("p4", types=("land",), phasing=2, owner=0, controller=1),
+            ),
+            effects=(
+                ControlEffect("p1", 1, as_long_as("p3")),
+                ControlEffect("p4", 1, as_long_as("p1")),
+            ),
+        ),
+        (a.PassTurn(),),
+    ),
+    # Two effects depending on each other, both holding as the step began.
+    "a cycle of 'for as long as' effects": Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                Permanent("p1", types=("land",), owner=1, controller=0),
+                Permanent("p3", phasing=1, owner=1, controller=0, **EQUIPMENT),  # type: ignore[arg-type]
+            ),
+            effects=(
+                ControlEffect("p1", 0, as_long_as("p3")),
+                ControlEffect("p3", 0, as_long_as("p1")),
+            ),
+        ),
+        (a.PassTurn(),),
+    ),
+    # Destroying the source releases the Aura phased out "until" it leaves
+    # (610.4), which then goes to the graveyard (704.5m): not destroyed.
+    "destroying the source an Aura waited for": Scenario(
+        Setup(
+            permanents=(
+                Permanent("p1", power=0, toughness=1),
+                Permanent(
+                    "p6",
+                    owner=0,
+                    controller=1,
+                    attached_to="p1",
+                    phased_out=PhasedOut("direct", 0, "p1"),
+                    **AURA,  # type: ignore[arg-type]
+                ),
+            ),
+        ),
+        (a.DestroyAll(0),),
+    ),
+}
+
+
+@pytest.mark.parametrize("scenario", REGRESSIONS.values(), ids=REGRESSIONS.keys())
+def test_every_property_passes_on_the_reference(scenario: Scenario) -> None:
+    trace = play(ReferenceEngine(), scenario)
+    for prop in REGISTRY.values():
+        prop.check(trace)
