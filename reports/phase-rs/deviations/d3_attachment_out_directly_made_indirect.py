@@ -10,17 +10,11 @@ Exit 0 = the deviation is still there,
 
 import sys
 
-from minimal_game import DIRECT, attach, card, next_main_phase, place, start, status
+from minimal_game import DIRECT, attach, aura, card, next_main_phase, place, start, status
 
 cards = [
     card("Phasing Relic", "Phasing", types=("Artifact",), keywords=["Phasing"]),
-    card(
-        "Charm",
-        "Enchant permanent",
-        types=("Enchantment",),
-        subtypes=["Aura"],
-        keywords=["Enchant"],
-    ),
+    aura("Charm"),
     card("Filler", pt=(1, 1)),
 ]
 engine, exported = start(

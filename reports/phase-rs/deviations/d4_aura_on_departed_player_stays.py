@@ -9,12 +9,10 @@ Exit 0 = the deviation is still there,
 
 import sys
 
-from minimal_game import attach, card, place, resolve_stack, start
+from minimal_game import attach, aura, card, place, resolve_stack, start
 
 cards = [
-    card(
-        "Curse", "Enchant player", types=("Enchantment",), subtypes=["Aura"], keywords=["Enchant"]
-    ),
+    aura("Curse", "player"),
     card("Filler", pt=(1, 1)),
 ]
 decks = [["Filler"] * 10, ["Filler"] * 10, ["Curse"] + ["Filler"] * 9]

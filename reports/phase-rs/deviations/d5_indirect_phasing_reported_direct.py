@@ -10,17 +10,11 @@ Exit 0 = the deviation is still there,
 
 import sys
 
-from minimal_game import attach, card, next_main_phase, place, start, status
+from minimal_game import attach, aura, card, next_main_phase, place, start, status
 
 cards = [
     card("Phasing Bear", "Phasing", keywords=["Phasing"], pt=(1, 1)),
-    card(
-        "Phasing Charm",
-        "Phasing\nEnchant permanent",
-        types=("Enchantment",),
-        subtypes=["Aura"],
-        keywords=["Phasing", "Enchant"],
-    ),
+    aura("Phasing Charm", phasing=True),
     card("Filler", pt=(1, 1)),
 ]
 decks = [["Phasing Bear", "Phasing Charm"] + ["Filler"] * 8, ["Filler"] * 10]

@@ -1,10 +1,11 @@
 """Small phase.rs games built from invented cards, for the deviation scripts.
 
 Uses the `phase` API alone (phase-python), like the scripts beside it: no
-phasecert imports. A script builds its cards with `card`, starts a game with
-`start`, writes its starting position into the exported state (`place`,
-`attach`, `to_hand`), loads it with `engine.load_game`, and from then on only
-makes engine moves (`cast`, `resolve_stack`, `next_main_phase`).
+phasecert imports. A script builds its cards with `card` (`aura` for an
+Aura), starts a game with `start`, writes its starting position into the
+exported state (`place`, `attach`, `to_hand`), loads it with
+`engine.load_game`, and from then on only makes engine moves (`cast`,
+`resolve_stack`, `next_main_phase`).
 """
 
 import json
@@ -48,6 +49,16 @@ def card(
     if pt:
         data["power"], data["toughness"] = str(pt[0]), str(pt[1])
     return name.lower(), phase.build_oracle_face(data, None)
+
+
+def aura(
+    name: str, enchant: str = "permanent", *, phasing: bool = False
+) -> tuple[str, dict[str, Any]]:
+    """An invented Aura: "Enchant <enchant>", with phasing if asked."""
+    text, keywords = f"Enchant {enchant}", ["Enchant"]
+    if phasing:
+        text, keywords = f"Phasing\n{text}", ["Phasing", *keywords]
+    return card(name, text, types=("Enchantment",), subtypes=["Aura"], keywords=keywords)
 
 
 def start(
