@@ -104,10 +104,7 @@ class SkipUntapStillPhases(Rules):
 class PhasingPerInstance(Rules):
     def phasing_event(self, player: int) -> None:
         going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
-        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
-        self.state.released.clear()
-        self.phase_out(going_out)
-        self.phase_in(coming_in)
+        super().phasing_event(player)
         self.phase_in([c for c in going_out if c.phasing > 1])
 
 
