@@ -161,7 +161,8 @@ def run_agreement(
         return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
     error, scenario = failure
     if isinstance(error, Disagreement):
-        scenario, error = trim(scenario, _same_disagreement(engine, timeout, error), error)
+        same = _same_disagreement(reference, engine, timeout, error)
+        scenario, error = trim(scenario, same, error)
     return PropertyResult(
         COMPARISON,
         (),
@@ -174,16 +175,14 @@ def run_agreement(
 
 
 def _same_disagreement(
-    engine: Any, timeout: float, found: Disagreement
+    reference: ReferenceEngine, engine: Any, timeout: float, found: Disagreement
 ) -> Callable[[Scenario], Disagreement | None]:
     """For `trim`: a candidate's disagreement, if it comes at the same step."""
     step = str(found).split(":", 1)[0]
 
     def disagreement(candidate: Scenario) -> Disagreement | None:
         try:
-            shown = first_disagreement(
-                play(ReferenceEngine(), candidate), play(engine, candidate, timeout)
-            )
+            shown = first_disagreement(play(reference, candidate), play(engine, candidate, timeout))
         except EngineError:
             return None
         if shown is None or shown.split(":", 1)[0] != step:

@@ -188,22 +188,21 @@ def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
 def phased_out_under(trace: Trace) -> list[dict[str, int]]:
     """For each step, before it: who each phased-out permanent phased out
     under (702.26a), its controller as it phased out. In a PassTurn that is
-    its controller as the untap step began (`controller_as_untap_begins`);
+    its controller as the untap step began (`untap_step_controllers`);
     otherwise its controller before the action."""
     under = {
         p.id: p.phased_out.under
         for p in trace.scenario.setup.permanents
         if p.phased_out is not None
     }
-    grants = control_grants(trace)
-    owner = owners(trace.scenario)
+    controllers = untap_step_controllers(trace)
     out = []
     for k, step in enumerate(trace.steps, 1):
         out.append(dict(under))
         for q in step.after.permanents:
             if q.phased_out and q.id not in under:
-                if isinstance(step.action, a.PassTurn):
-                    under[q.id] = controller_as_untap_begins(grants, owner, step.before, q.id, k)
+                if k in controllers:
+                    under[q.id] = controllers[k][q.id]
                 else:
                     then = view(step.before, q.id) or q
                     under[q.id] = then.controller if then.controller is not None else 0
