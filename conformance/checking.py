@@ -45,6 +45,9 @@ for _name, _profile in PROFILES.items():
     settings.register_profile(f"phasecert-{_name}", settings(_profile, **_COMMON))
 
 
+_REFERENCE = ReferenceEngine()
+
+
 def exercise_needed(using: settings) -> int:
     """Examples that must exercise a property's rule for it to pass: a tenth
     of the examples asked for, at least 2 and at most 25 (dev 2, ci 10,
@@ -136,8 +139,8 @@ def hold(prop: Property, engine: Any, trace: Trace) -> None:
     action the reference engine plays from the same position
     (`conformance.refusals`). Raises the `Violation` found."""
     prop.check(trace)
-    if type(engine) is not ReferenceEngine and any(s.after.refused for s in trace.steps):
-        reference = play(ReferenceEngine(), trace.scenario)
+    if engine != _REFERENCE and any(s.after.refused for s in trace.steps):
+        reference = play(_REFERENCE, trace.scenario)
         refusal = refused_legal_action(prop.rules[0], trace, reference)
         if refusal is not None:
             raise refusal
