@@ -3,6 +3,8 @@ R2017-nonexistent, R2017-targets)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card, GameState
@@ -151,3 +153,26 @@ class PhasedOutActivates(Rules):
             super().activate(action)
         finally:
             card.phased_out = out
+
+
+@mutant(
+    "anthem-forgotten-after-phasing",
+    "702.26c",
+    "an anthem dropped when its source phases out is not applied again when it phases in",
+    kills=("phased_in_permanents_apply_and_count_again",),
+)
+class AnthemForgottenAfterPhasing(Rules):
+    """Continuous-effect bookkeeping: the engine keeps a static ability as an
+    effect it removes when the source phases out (directly or with its host)
+    and forgets to recreate when the source phases back in."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.dropped: set[str] = set()
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        super().phase_out(roots, until)
+        self.dropped |= {c.id for c in self.state.cards.values() if c.phased_out is not None}
+
+    def anthem_sources(self) -> list[Card]:
+        return [s for s in super().anthem_sources() if s.id not in self.dropped]

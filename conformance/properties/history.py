@@ -86,3 +86,82 @@ def until_waiting(scenario: Scenario) -> set[str]:
     }
     ids |= {x.target for x in scenario.actions if isinstance(x, a.PhaseOutUntil)}
     return ids
+
+
+def creature_ids(scenario: Scenario) -> set[str]:
+    """The permanents that are creatures: set up as creatures, or tokens the
+    actions create (1/1 creatures). A phased-out one shows no power, so its
+    observation can't say."""
+    kinds = per_permanent(scenario, lambda p: p.is_creature, lambda token: True)
+    return {pid for pid, creature in kinds.items() if creature}
+
+
+def carried_out(trace: Trace, kind: type[T]) -> Iterator[tuple[Step, T]]:
+    """Each action of `kind` the engine carried out (did not refuse)."""
+    for step in trace.steps:
+        if isinstance(step.action, kind) and step.after.refused is None:
+            yield step, step.action
+
+
+def took_effect(step: Step) -> bool:
+    """A targeted spell the engine carried out visibly did its thing to its
+    targets: they phased out (PhaseOut, PhaseOutUntil, a Destroy answered by
+    phasing out), left the battlefield (Destroy) or changed controller to the
+    caster (GainControl)."""
+    x = step.action
+    if step.after.refused is not None:
+        return False
+    if isinstance(x, a.PhaseOut):
+        return all(was_in_went_out(step, t) for t in x.targets)
+    if isinstance(x, a.PhaseOutUntil):
+        return was_in_went_out(step, x.target)
+    if isinstance(x, a.Destroy):
+        c = view(step.after, x.target)
+        if x.phased_out_in_response:
+            return was_in_went_out(step, x.target)
+        return c is not None and not c.on_battlefield
+    if isinstance(x, a.GainControl):
+        b, c = view(step.before, x.target), view(step.after, x.target)
+        return b is not None and c is not None and b.controller != x.player == c.controller
+    return False
+
+
+def until_sources(trace: Trace) -> list[dict[str, str]]:
+    """For each step, before it: the permanents directly phased out "until"
+    a source leaves the battlefield (610.4), with that source; from the
+    setup and the PhaseOutUntil actions that phased their target out. Each
+    is dropped once the engine shows it phased in."""
+    waiting = {
+        p.id: p.phased_out.until
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None and p.phased_out.until is not None
+    }
+    out = []
+    for step in trace.steps:
+        out.append(dict(waiting))
+        x = step.action
+        if isinstance(x, a.PhaseOutUntil) and was_in_went_out(step, x.target):
+            waiting[x.target] = x.source
+        for pid in list(waiting):
+            c = view(step.after, pid)
+            if c is None or not c.on_battlefield or c.phased_in:
+                del waiting[pid]
+    return out
+
+
+def released_by_leaving(step: Step, waiting: dict[str, str], pid: str) -> bool:
+    """610.4, 702.26g: `pid` had to phase in during `step` because the
+    source it waited for left the battlefield, or because it was attached
+    (phased out indirectly) to something that did."""
+    seen: set[str] = set()
+    while pid not in seen:
+        seen.add(pid)
+        source = waiting.get(pid)
+        if source is not None:
+            b, c = view(step.before, source), view(step.after, source)
+            return b is not None and b.on_battlefield and (c is None or not c.on_battlefield)
+        b = view(step.before, pid)
+        if b is None or b.cause != "indirect" or not isinstance(b.attached_to, str):
+            return False
+        pid = b.attached_to
+    return False

@@ -43,7 +43,9 @@ _TYPES = {
 }
 
 
-def _abilities(draw: st.DrawFn, caps: Caps, kind: str) -> tuple[Ability, ...]:
+def _abilities(
+    draw: st.DrawFn, caps: Caps, kind: str, only: Sequence[Ability] | None = None
+) -> tuple[Ability, ...]:
     allowed: list[Ability] = []
     if C.TRIGGERS in caps:
         allowed += ["etb", "ltb"]
@@ -57,6 +59,8 @@ def _abilities(draw: st.DrawFn, caps: Caps, kind: str) -> tuple[Ability, ...]:
         allowed.append("anthem")
     if C.ACTIVATED_ABILITIES in caps:
         allowed.append("tap_gain_life")
+    if only is not None:
+        allowed = [x for x in allowed if x in only]
     return tuple(some(draw, allowed, 3))
 
 
@@ -71,10 +75,12 @@ def permanent_lists(
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     ready: bool = False,
+    abilities: Sequence[Ability] | None = None,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
-    untapped and not summoning sick: able to attack and tap."""
+    untapped and not summoning sick: able to attack and tap. `abilities`,
+    if given, are the only abilities drawn (each one more often, then)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
@@ -97,7 +103,7 @@ def permanent_lists(
             tapped=not ready and maybe(draw),
             counters=_counters(draw, caps),
             attached_to=host,
-            abilities=_abilities(draw, caps, kind),
+            abilities=_abilities(draw, caps, kind, abilities),
             power=integer(draw, 0, 3) if creature else None,
             toughness=integer(draw, 1, 3) if creature else None,
             chosen=pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
@@ -199,6 +205,7 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    abilities: Sequence[Ability] | None = None,
 ) -> Setup:
     """A legal position with what `caps` allows."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
@@ -211,6 +218,7 @@ def setups(
             kinds=permanent_kinds,
             phased_out=phased_out,
             ready=ready,
+            abilities=abilities,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)

@@ -1,0 +1,331 @@
+"""Properties of what a phased-out permanent's static abilities and a
+resolving spell's effects apply to (702.26b, 702.26c, 702.26e, 702.26g;
+R2017-nonexistent): an anthem applies nothing while it is phased out, with
+its host or on its own, and applies again once it is back; a creature
+phased in is counted again; a team pump leaves out what was phased out as
+it resolved."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.observation import PermanentView
+from conformance.properties.existence import counted, drawn, led, turns_to_untap
+from conformance.properties.history import (
+    abilities,
+    carried_out,
+    view,
+    was_in_went_out,
+    was_out_came_in,
+)
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Step, Trace
+from conformance.scenario import Scenario
+from conformance.setup import Setup, SkipUntap
+from conformance.strategies import scenarios
+from conformance.strategies._draw import pick
+
+#: Actions that change no power or controller but through phasing, so an
+#: anthem moving is the only reason a creature's power changes (a token
+#: enters as a creature with no anthem).
+_ANTHEM_ONLY = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.DrawPerCreature, a.CreateToken)
+
+
+def _anthem_scenarios(caps: Collection[C], *kinds: type) -> st.SearchStrategy[Scenario]:
+    """Anthems on creatures, enchantments, and Auras and Equipment attached
+    to creatures that may have phasing: they phase out and in directly or
+    with their host (702.26g), by spells and at untap steps; first one of
+    them phases out and back in."""
+    return led(
+        set(caps) - {C.PT_BOOST, C.SKIP_UNTAP},
+        _anthem_out_and_back,
+        kinds=(a.PhaseOut, a.PassTurn, a.PassTurn, *kinds),
+        min_permanents=4,
+        effects=False,
+        permanent_kinds=("creature", "aura", "creature", "equipment", "enchantment"),
+        abilities=("anthem",),
+    )
+
+
+def _anthem_out_and_back(
+    draw: st.DrawFn, setup: Setup, caps: Collection[C]
+) -> tuple[a.Action, ...]:
+    """A phased-in anthem phases out, itself or the permanent its Aura or
+    Equipment is attached to (702.26g); its controller's next untap step
+    phases it back in (702.26a); then, if the engine counts creatures, its
+    controller draws a card for each creature they control. A creature of
+    its controller without phasing shows the bonus throughout: one of the
+    setup, else a token created first."""
+    by_id = {p.id: p for p in setup.permanents}
+    roots = [
+        (s, root)
+        for s in setup.permanents
+        if "anthem" in s.abilities and s.phased_out is None
+        for root in (s, by_id.get(s.attached_to) if isinstance(s.attached_to, str) else None)
+        if root is not None
+    ]
+    if not roots or C.TARGETING not in caps:
+        return ()
+    s, root = pick(draw, roots)
+    steady = any(
+        c.is_creature and c.phased_out is None and not c.phasing and c.controller == s.controller
+        for c in setup.permanents
+        if c.id not in (s.id, root.id)
+    )
+    witness = () if steady or C.TOKENS not in caps else (a.CreateToken(s.controller, "t1", 0),)
+    count = (a.DrawPerCreature(root.controller),) if C.COUNT_CREATURES in caps else ()
+    return (
+        *witness,
+        a.PhaseOut(root.controller, (root.id,)),
+        *count,
+        *turns_to_untap(setup, root.controller),
+        *count,
+    )
+
+
+def _only_anthems_change_power(trace: Trace) -> bool:
+    setup = trace.scenario.setup
+    return all(isinstance(e, SkipUntap) for e in setup.effects) and all(
+        isinstance(x, _ANTHEM_ONLY) for x in trace.scenario.actions
+    )
+
+
+def _anthems_moved(trace: Trace, step: Step) -> tuple[list[PermanentView], list[PermanentView]]:
+    """The anthems that phased out during `step`, as they were before it, and
+    those that phased in, as they are after it: on their own or with the
+    permanent they are attached to (702.26g)."""
+    ids = [p.id for p in step.before.permanents if "anthem" in abilities(trace.scenario, p.id)]
+    out = [step.before.permanent(pid) for pid in ids if was_in_went_out(step, pid)]
+    came = [step.after.permanent(pid) for pid in ids if was_out_came_in(step, pid)]
+    return out, came
+
+
+#: A creature before and after a step, with how many anthems that apply to
+#: it phased out and phased in during the step.
+Change = tuple[PermanentView, PermanentView, int, int]
+
+
+def _anthem_changes(trace: Trace, step: Step) -> Iterator[Change]:
+    """Each creature phased in under one controller before and after `step`,
+    as before and after, with how many anthems of its controller other than
+    itself phased out and phased in during it ("other creatures you control
+    get +1/+1"). Nothing when something else may change power."""
+    if step.after.refused is not None or not _only_anthems_change_power(trace):
+        return
+    out, came = _anthems_moved(trace, step)
+    if not out and not came:
+        return
+    for c in step.after.permanents:
+        b = view(step.before, c.id)
+        if b is None or not (b.phased_in and c.phased_in) or b.controller != c.controller:
+            continue
+        if b.power is None or c.power is None:
+            continue
+        lost = sum(1 for s in out if s.controller == c.controller and s.id != c.id)
+        gained = sum(1 for s in came if s.controller == c.controller and s.id != c.id)
+        yield b, c, lost, gained
+
+
+def _expect_power(trace: Trace, step: Step, rule: str, change: Change) -> None:
+    b, c, lost, gained = change
+    expect(
+        c.power == b.power - lost + gained,
+        rule,
+        f"{where(trace, step)}, {c.id}",
+        f"power {b.power - lost + gained} ({lost} anthem(s) phased out, {gained} phased in)",
+        f"power {c.power}",
+    )
+
+
+def _an_anthem_left_and_its_bonus_went(trace: Trace) -> bool:
+    """R2017-nonexistent: an anthem phased out, on its own or with the
+    permanent it is attached to, and another creature of its controller
+    that stayed phased in lost its bonus."""
+    return any(
+        lost and c.power < b.power
+        for step in trace.steps
+        for b, c, lost, _ in _anthem_changes(trace, step)
+    )
+
+
+@rule_property(
+    "R2017-nonexistent",
+    "702.26b",
+    needs={C.ANTHEM},
+    scenarios=lambda caps: _anthem_scenarios(caps),
+    exercised=_an_anthem_left_and_its_bonus_went,
+)
+def phased_out_static_abilities_apply_nothing(trace: Trace) -> None:
+    """When an anthem ("other creatures you control get +1/+1") phases out,
+    directly or with the creature its Aura or Equipment is attached to
+    (702.26g), each other creature of its controller loses the bonus at
+    once."""
+    for step in trace.steps:
+        for change in _anthem_changes(trace, step):
+            if change[2]:
+                _expect_power(trace, step, "R2017-nonexistent", change)
+
+
+def _phased_in_earlier(trace: Trace, step: Step) -> set[str]:
+    """What the engine showed phasing in before `step`."""
+    came: set[str] = set()
+    for s in trace.steps[: trace.steps.index(step)]:
+        came |= {p.id for p in s.after.permanents if was_out_came_in(s, p.id)}
+    return came
+
+
+def _applied_or_counted_again(trace: Trace) -> bool:
+    """702.26c: an anthem phased back in, on its own or with its host, and
+    another creature of its controller that stayed phased in got its bonus
+    again; or a creature that had phased in was counted by a "draw a card
+    for each creature you control" that drew cards."""
+    for step in trace.steps:
+        if any(gained and c.power > b.power for b, c, _, gained in _anthem_changes(trace, step)):
+            return True
+    for step, x in carried_out(trace, a.DrawPerCreature):
+        ids = counted(trace, step.before, x.player)
+        if drawn(step, x.player) == len(ids) and set(ids) & _phased_in_earlier(trace, step):
+            return True
+    return False
+
+
+@rule_property(
+    "702.26c",
+    needs={C.ANTHEM},
+    scenarios=lambda caps: _anthem_scenarios(
+        caps, *((a.DrawPerCreature,) if C.COUNT_CREATURES in caps else ())
+    ),
+    exercised=_applied_or_counted_again,
+)
+def phased_in_permanents_apply_and_count_again(trace: Trace) -> None:
+    """Once phased in, a permanent exists again: an anthem that phased in,
+    on its own or with its host (702.26g), gives other creatures of its
+    controller +1/+1 again, and a creature that phased in is counted by
+    "draw a card for each creature you control"."""
+    for step in trace.steps:
+        for change in _anthem_changes(trace, step):
+            if change[3]:
+                _expect_power(trace, step, "702.26c", change)
+    for step, x in carried_out(trace, a.DrawPerCreature):
+        ids = counted(trace, step.before, x.player)
+        again = sorted(set(ids) & _phased_in_earlier(trace, step))
+        if again:
+            n = drawn(step, x.player)
+            expect(
+                n == len(ids),
+                "702.26c",
+                where(trace, step),
+                f"{len(ids)} card(s), for {', '.join(ids)} ({', '.join(again)} phased in)",
+                f"{n} card(s) drawn",
+            )
+
+
+@st.composite
+def _pump_while_phased_out(draw: st.DrawFn, caps: Collection[C]) -> Scenario:
+    """p2 phases out until p1 leaves the battlefield; p2's controller pumps
+    their team; then p1 leaves (destroyed, swept by "destroy all creatures",
+    or gone with its owner, 800.4a), so p2 phases in the same turn (610.4).
+    A plain phase-out can't show 702.26e: p2 would phase in at an untap
+    step, after cleanup ended the "until end of turn" pump (514.2)."""
+    base = draw(
+        scenarios(
+            set(caps) - {C.ANTHEM, C.CONTROL_CHANGE, C.COUNTERS},
+            kinds=(a.PumpTeam, a.PhaseOut),
+            max_actions=2,
+            min_permanents=2,
+            max_permanents=4,
+            permanent_kinds=("creature",),
+            ready=True,
+        )
+    )
+    source, target = base.setup.permanents[:2]
+    leaves: list[a.Action] = [a.DestroyAll(target.owner)]
+    if C.TARGETING in caps:
+        leaves.insert(0, a.Destroy(source.controller, source.id))
+    concedes = source.owner not in (base.setup.active, target.owner)
+    if concedes and base.setup.players > 2 and C.LEAVE_GAME in caps:
+        leaves.append(a.Concede(source.owner))
+    return Scenario(
+        base.setup,
+        (
+            a.PhaseOutUntil(source.controller, source.id, target.id),
+            *base.actions,
+            a.PumpTeam(target.controller),
+            pick(draw, leaves),
+        ),
+    )
+
+
+def _powers_before_phasing_out(trace: Trace) -> list[dict[str, int]]:
+    """For each step, after it: the power each phased-out creature had as
+    the engine last showed it phased in, before it phased out."""
+    powers: dict[str, int] = {}
+    found = []
+    for step in trace.steps:
+        for c in step.after.permanents:
+            b = view(step.before, c.id)
+            if b is not None and b.power is not None and was_in_went_out(step, c.id):
+                powers[c.id] = b.power
+        found.append(dict(powers))
+    return found
+
+
+def _pump_left_out_one_that_came_back(trace: Trace) -> bool:
+    """702.26e: a team pump raised the power of a phased-in creature of its
+    caster while another of theirs was phased out, and that one phased in
+    later the same turn with the power it had before it phased out."""
+    powers = _powers_before_phasing_out(trace)
+    for i, step in enumerate(trace.steps):
+        x = step.action
+        if not isinstance(x, a.PumpTeam) or step.after.refused is not None:
+            continue
+        raised = any(
+            (b := view(step.before, c.id)) is not None
+            and b.power is not None
+            and c.power == b.power + 1
+            and c.controller == x.player
+            for c in step.after.permanents
+        )
+        out = [p.id for p in step.before.permanents if p.on_battlefield and p.phased_out]
+        for j, later in enumerate(trace.steps[i + 1 :], i + 1):
+            if isinstance(later.action, a.PassTurn):
+                break
+            for pid in out:
+                c = view(later.after, pid)
+                if not raised or c is None or not was_out_came_in(later, pid):
+                    continue
+                if c.controller == x.player and c.power == powers[j - 1].get(pid):
+                    return True
+    return False
+
+
+@rule_property(
+    "702.26e",
+    needs={C.PT_BOOST, C.PHASE_OUT_UNTIL, C.DESTROY},
+    scenarios=_pump_while_phased_out,
+    exercised=_pump_left_out_one_that_came_back,
+)
+def resolving_effects_skip_phased_out_creatures(trace: Trace) -> None:
+    """ "Creatures you control get +1/+1 until end of turn" doesn't include a
+    creature that was phased out as it resolved, even after it phases in the
+    same turn: its power is what it was before it phased out."""
+    before_out: dict[str, int] = {}
+    for step in trace.steps:
+        for c in step.after.permanents:
+            b = view(step.before, c.id)
+            if b is None:
+                continue
+            if b.phased_in and c.phased_out and b.power is not None:
+                before_out[c.id] = b.power
+            if b.phased_out and c.phased_in and c.id in before_out:
+                expect(
+                    c.power == before_out[c.id],
+                    "702.26e",
+                    f"{where(trace, step)}, {c.id}",
+                    f"power {before_out[c.id]}, as before it phased out",
+                    f"power {c.power}",
+                )
