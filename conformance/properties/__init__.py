@@ -3,6 +3,7 @@ package registers them all in `REGISTRY`."""
 
 from conformance.properties import (  # noqa: F401
     attachments,
+    combat,
     durations,
     existence,
     identity,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.existence import counted, drawn, led, turns_to_untap
+from conformance.properties.existence import counted, drawn
 from conformance.properties.history import (
     abilities,
     carried_out,
@@ -22,6 +22,7 @@ from conformance.properties.history import (
     was_in_went_out,
     was_out_came_in,
 )
+from conformance.properties.leads import led, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario

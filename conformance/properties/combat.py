@@ -1,0 +1,244 @@
+"""Properties of combat and activated abilities of phased-out permanents
+(702.26b, 506.4, R2017-nonexistent): a phased-out creature can't attack,
+one that phases out is removed from combat, and a phased-out permanent's
+abilities can't be activated."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.properties.history import carried_out, view, was_in_went_out
+from conformance.properties.leads import led, ready_creatures, turns_to_untap
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Step, Trace
+from conformance.setup import Setup
+from conformance.strategies._draw import pick
+
+_QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP}
+
+
+def _refused_a_phased_out_attacker_and_attacked(trace: Trace) -> bool:
+    """R2017-nonexistent: a declaration of attackers naming a phased-out
+    creature was refused, and another declaration in the same trace was
+    carried out: its attackers were attacking."""
+    refused = attacked = False
+    for step in trace.steps:
+        x = step.action
+        if not isinstance(x, a.DeclareAttackers):
+            continue
+        out = any((v := view(step.before, t)) is not None and v.phased_out for t in x.attackers)
+        if out and step.after.refused is not None:
+            refused = True
+        elif step.after.refused is None:
+            shown = [view(step.after, t) for t in x.attackers]
+            attacked |= all(v is not None and v.attacking for v in shown)
+    return refused and attacked
+
+
+def _attack_with_one_phased_out(
+    draw: st.DrawFn, setup: Setup, caps: Collection[C]
+) -> tuple[a.Action, ...]:
+    """The active player phases out one of their creatures, attacks with it
+    (and maybe others), then with the others."""
+    mine = ready_creatures(setup, setup.active)
+    if len(mine) < 2 or C.TARGETING not in caps:
+        return ()
+    x, *others = mine
+    defender = pick(draw, [p for p in range(setup.players) if p != setup.active])
+    rest = tuple(p.id for p in others)
+    return (
+        a.PhaseOut(setup.active, (x.id,)),
+        a.DeclareAttackers(
+            setup.active, (x.id, *rest[: pick(draw, range(len(rest) + 1))]), defender
+        ),
+        a.DeclareAttackers(setup.active, rest, defender),
+    )
+
+
+@rule_property(
+    "R2017-nonexistent",
+    "702.26b",
+    needs={C.COMBAT},
+    scenarios=lambda caps: led(
+        caps,
+        _attack_with_one_phased_out,
+        kinds=(a.DeclareAttackers, a.PhaseOut, a.PassTurn),
+        min_permanents=2,
+        permanent_kinds=("creature",),
+        ready=True,
+    ),
+    exercised=_refused_a_phased_out_attacker_and_attacked,
+)
+def phased_out_creatures_cannot_attack(trace: Trace) -> None:
+    """A phased-out creature can't be declared as an attacker."""
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.DeclareAttackers):
+            out = [t for t in x.attackers if (v := view(step.before, t)) and v.phased_out]
+            if out:
+                expect(
+                    step.after.refused is not None,
+                    "R2017-nonexistent",
+                    where(trace, step),
+                    f"refused: {', '.join(out)} phased out",
+                    "the attack was declared",
+                )
+
+
+def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
+    """Each PassTurn the engine carried out with attackers declared: the
+    defender, the attackers still phased in, and the life the defender lost."""
+    found = []
+    for step, _ in carried_out(trace, a.PassTurn):
+        if any(p.attacking for p in step.before.permanents):
+            defender = _defender(trace, step)
+            attackers = [p.id for p in step.before.permanents if p.attacking and p.phased_in]
+            lost = step.before.player(defender).life - step.after.player(defender).life
+            found.append((step, defender, attackers, lost))
+    return found
+
+
+def _an_attacker_phased_out_and_others_dealt_damage(trace: Trace) -> bool:
+    """506.4: an attacking creature phased out and was no longer attacking,
+    and in the same trace the engine dealt combat damage."""
+    removed = any(
+        b.attacking and was_in_went_out(step, b.id) and not step.after.permanent(b.id).attacking
+        for step, _ in carried_out(trace, a.PhaseOut)
+        for b in step.before.permanents
+    )
+    return removed and any(lost > 0 for *_, lost in _combat_damage(trace))
+
+
+def _attack_then_phase_out(
+    draw: st.DrawFn, setup: Setup, caps: Collection[C]
+) -> tuple[a.Action, ...]:
+    """The active player attacks with their creatures; one of them phases
+    out, by the hand of any player; then combat damage."""
+    mine = ready_creatures(setup, setup.active)
+    if not mine:
+        return ()
+    defender = pick(draw, [p for p in range(setup.players) if p != setup.active])
+    x = pick(draw, mine)
+    return (
+        a.DeclareAttackers(setup.active, tuple(p.id for p in mine), defender),
+        a.PhaseOut(pick(draw, range(setup.players)), (x.id,)),
+        a.PassTurn(),
+    )
+
+
+@rule_property(
+    "506.4",
+    needs={C.COMBAT, C.TARGETING},
+    scenarios=lambda caps: led(
+        set(caps) - _QUIET - {C.LEAVE_GAME},
+        _attack_then_phase_out,
+        kinds=(a.DeclareAttackers, a.PhaseOut, a.PassTurn),
+        permanent_kinds=("creature",),
+        min_permanents=2,
+        ready=True,
+    ),
+    exercised=_an_attacker_phased_out_and_others_dealt_damage,
+)
+def phasing_out_removes_from_combat(trace: Trace) -> None:
+    """A creature that phases out is removed from combat: it is no longer
+    attacking and deals no combat damage."""
+    for step, x in carried_out(trace, a.PhaseOut):
+        for t in x.targets:
+            c = view(step.after, t)
+            expect(
+                c is None or not c.attacking,
+                "506.4",
+                f"{where(trace, step)}, {t}",
+                "removed from combat",
+                "still attacking",
+            )
+    for step, defender, attackers, lost in _combat_damage(trace):
+        damage = sum(step.before.permanent(p).power or 0 for p in attackers)
+        expect(
+            lost == damage,
+            "506.4",
+            f"{where(trace, step)} (combat damage to player {defender})",
+            f"{damage} damage from {', '.join(attackers) or 'no attacker'}",
+            f"{lost} life lost",
+        )
+
+
+def _defender(trace: Trace, step: Step) -> int:
+    index = trace.steps.index(step)
+    for earlier in reversed(trace.steps[:index]):
+        if isinstance(earlier.action, a.DeclareAttackers) and earlier.after.refused is None:
+            return earlier.action.defender
+    raise AssertionError("attackers without a declaration")
+
+
+def _refused_a_phased_out_ability_and_activated(trace: Trace) -> bool:
+    """702.26b: an activation of a phased-out permanent's ability was
+    refused, and an activation of a phased-in one in the same trace was
+    carried out: its source became tapped and its controller gained life."""
+    refused = activated = False
+    for step in trace.steps:
+        x = step.action
+        if not isinstance(x, a.Activate):
+            continue
+        b, c = view(step.before, x.source), view(step.after, x.source)
+        if b is None or c is None or not b.on_battlefield:
+            continue
+        if b.phased_out:
+            refused |= step.after.refused is not None
+        elif step.after.refused is None:
+            gained = step.after.player(x.player).life > step.before.player(x.player).life
+            activated |= not b.tapped and c.tapped and gained
+    return refused and activated
+
+
+def _activate_each(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> tuple[a.Action, ...]:
+    """A permanent with "{T}: You gain 1 life" phases out and its controller
+    tries to activate it; each other one's controller activates it; the
+    first phases in at its controller's untap step and is activated again."""
+    able = [p for p in setup.permanents if "tap_gain_life" in p.abilities]
+    if not able or C.TARGETING not in caps:
+        return ()
+    x = pick(draw, able)
+    return (
+        a.PhaseOut(x.controller, (x.id,)),
+        *(a.Activate(p.controller, p.id) for p in able),
+        *turns_to_untap(setup, x.controller),
+        a.Activate(x.controller, x.id),
+    )
+
+
+@rule_property(
+    "702.26b",
+    "R2017-nonexistent",
+    needs={C.ACTIVATED_ABILITIES},
+    scenarios=lambda caps: led(
+        caps,
+        _activate_each,
+        kinds=(a.Activate, a.PhaseOut, a.PassTurn),
+        min_permanents=2,
+        effects=False,
+        permanent_kinds=("artifact", "creature"),
+        abilities=("tap_gain_life",),
+        ready=True,
+    ),
+    exercised=_refused_a_phased_out_ability_and_activated,
+)
+def phased_out_abilities_cannot_be_activated(trace: Trace) -> None:
+    """A phased-out permanent's activated abilities can't be activated: it
+    is treated as though it doesn't exist."""
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.Activate):
+            source = view(step.before, x.source)
+            if source is not None and source.on_battlefield and source.phased_out:
+                expect(
+                    step.after.refused is not None,
+                    "702.26b",
+                    where(trace, step),
+                    f"refused: {x.source} is phased out",
+                    "the ability was activated",
+                )

@@ -1,0 +1,214 @@
+"""What exercising each existence property means (702.26b, c, e; 506.4;
+R2017-nonexistent, R2017-targets): for each, a hand-written scenario whose
+reference trace exercises it, and engines that did nothing (an inert one
+refusing every action, an echo one claiming to do everything while
+showing its start forever, one that never phases) that don't; plus the
+narrowed exclusion of the "not destroyed" property."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pytest
+
+from adapters.reference import ReferenceEngine, Rules
+from adapters.reference.game import ReferenceGame
+from conformance import actions as a
+from conformance.capabilities import ALL_CAPABILITIES
+from conformance.observation import Event, Observation
+from conformance.properties import REGISTRY
+from conformance.properties.registry import Violation
+from conformance.running import Step, Trace, play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, PhasedOut, Setup
+
+
+def creature(pid: str, controller: int = 0, power: int = 1, **kw: object) -> Permanent:
+    return Permanent(pid, controller, controller, power=power, toughness=2, **kw)  # type: ignore[arg-type]
+
+
+OUT = PhasedOut("direct", 0)
+A, B, C_ = creature("a"), creature("b"), creature("c")
+
+SCENARIOS: dict[str, Scenario] = {
+    "phased_out_creatures_are_not_counted": Scenario(
+        Setup(players=2, active=0, permanents=(A, B)), (a.PhaseOut(0, ("a",)), a.DrawPerCreature(0))
+    ),
+    "phased_out_creatures_are_not_destroyed": Scenario(
+        Setup(players=2, active=0, permanents=(A, B)), (a.PhaseOut(0, ("a",)), a.DestroyAll(1))
+    ),
+    "phased_out_permanents_cannot_be_targeted": Scenario(
+        Setup(players=2, active=0, permanents=(A,)), (a.PhaseOut(0, ("a",)), a.Destroy(1, "a"))
+    ),
+    "phased_in_permanents_can_be_targeted_again": Scenario(
+        Setup(players=2, active=0, permanents=(A,)),
+        (a.PhaseOut(0, ("a",)), a.PassTurn(), a.PassTurn(), a.Destroy(1, "a")),
+    ),
+    "phased_out_creatures_cannot_attack": Scenario(
+        Setup(players=2, active=0, permanents=(A, B)),
+        (
+            a.PhaseOut(0, ("a",)),
+            a.DeclareAttackers(0, ("a", "b"), 1),
+            a.DeclareAttackers(0, ("b",), 1),
+        ),
+    ),
+    "phasing_out_removes_from_combat": Scenario(
+        Setup(players=2, active=0, permanents=(A, B)),
+        (a.DeclareAttackers(0, ("a", "b"), 1), a.PhaseOut(1, ("a",)), a.PassTurn()),
+    ),
+    "spell_whose_target_phased_out_does_nothing": Scenario(
+        Setup(players=2, active=0, permanents=(A, B)), (a.Destroy(1, "a", True), a.Destroy(1, "b"))
+    ),
+    "phased_out_abilities_cannot_be_activated": Scenario(
+        Setup(players=2, active=0, permanents=(creature("a", abilities=("tap_gain_life",)),)),
+        (a.PhaseOut(0, ("a",)), a.Activate(0, "a"), a.PassTurn(), a.PassTurn(), a.Activate(0, "a")),
+    ),
+    # 702.26g: the anthem is on an Aura that phases out with its host.
+    "phased_out_static_abilities_apply_nothing": Scenario(
+        Setup(
+            players=2,
+            permanents=(
+                A,
+                B,
+                Permanent(
+                    "aura",
+                    types=("enchantment",),
+                    attachment="aura",
+                    attached_to="a",
+                    abilities=("anthem",),
+                ),
+            ),
+        ),
+        (a.PhaseOut(0, ("a",)),),
+    ),
+    "phased_in_permanents_apply_and_count_again": Scenario(
+        Setup(
+            players=2,
+            permanents=(
+                A,
+                B,
+                Permanent(
+                    "eq",
+                    types=("artifact",),
+                    attachment="equipment",
+                    attached_to="a",
+                    abilities=("anthem",),
+                ),
+            ),
+        ),
+        (a.PhaseOut(0, ("a",)), a.PassTurn(), a.PassTurn()),
+    ),
+    "resolving_effects_skip_phased_out_creatures": Scenario(
+        Setup(players=2, active=0, permanents=(A, B, C_)),
+        (a.PhaseOutUntil(0, "a", "b"), a.PumpTeam(0), a.DestroyAll(1)),
+    ),
+}
+
+
+class _Start:
+    """A game that shows its starting position after every action: refused
+    ("inert") or claimed done ("echo")."""
+
+    def __init__(self, setup: Setup, refused: str | None) -> None:
+        self.start = ReferenceGame(setup).observe()
+        self.refused = refused
+
+    def observe(self) -> Observation:
+        return self.start
+
+    def perform(self, action: a.Action) -> Observation:
+        return replace(self.start, events=(), refused=self.refused)
+
+
+@dataclass(frozen=True)
+class _StartEngine:
+    name: str
+    refused: str | None
+    version: str = "0"
+    capabilities: frozenset = ALL_CAPABILITIES
+
+    def start(self, setup: Setup) -> _Start:
+        return _Start(setup, self.refused)
+
+
+class _NeverPhases(Rules):
+    """Plays every action and untap step but phases nothing."""
+
+    def phasing_event(self, player: int) -> None:
+        return None
+
+    def phase_out(self, roots: object, until: str | None = None) -> None:
+        return None
+
+
+IDLE = {
+    "inert": _StartEngine("inert", "not supported"),
+    "echo": _StartEngine("echo", None),
+    "never-phases": ReferenceEngine(name="never-phases", rules=_NeverPhases),
+}
+
+
+def test_every_existence_property_has_a_scenario_and_a_predicate() -> None:
+    for name in SCENARIOS:
+        assert REGISTRY[name].exercised is not None, name
+        assert REGISTRY[name].exercise_doc, name
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_reference_exercises_it(name: str) -> None:
+    prop = REGISTRY[name]
+    trace = play(ReferenceEngine(), SCENARIOS[name])
+    prop.check(trace)
+    assert prop.exercised is not None and prop.exercised(trace)
+
+
+@pytest.mark.parametrize("engine", sorted(IDLE))
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_an_idle_engine_does_not_exercise_it(name: str, engine: str) -> None:
+    prop = REGISTRY[name]
+    assert prop.exercised is not None
+    assert not prop.exercised(play(IDLE[engine], SCENARIOS[name]))
+
+
+UNTIL = Scenario(
+    Setup(players=2, active=0, permanents=(creature("src"), creature("x"))),
+    (a.PhaseOutUntil(0, "src", "x"), a.DestroyAll(1)),
+)
+PLAIN = Scenario(
+    Setup(players=2, active=0, permanents=(A, B)), (a.PhaseOut(0, ("a",)), a.DestroyAll(1))
+)
+
+
+def _last_step_shows(trace: Trace, pid: str, **changes: object) -> Trace:
+    """`trace` with `pid` changed as `changes` say after its last action."""
+    *steps, last = trace.steps
+    shown = replace(last.after.permanent(pid), **changes)  # type: ignore[arg-type]
+    after = replace(
+        last.after, permanents=tuple(shown if p.id == pid else p for p in last.after.permanents)
+    )
+    return replace(trace, steps=(*steps, Step(last.action, last.before, after)))
+
+
+def test_what_phased_in_as_its_until_source_was_destroyed_is_spared() -> None:
+    """610.4: x phases in once src is destroyed, after the destruction."""
+    trace = play(ReferenceEngine(), UNTIL)
+    assert trace.steps[-1].after.permanent("x").phased_in
+    REGISTRY["phased_out_creatures_are_not_destroyed"].check(trace)
+
+
+def test_destroying_what_phased_in_as_its_source_left_fails() -> None:
+    trace = _last_step_shows(play(ReferenceEngine(), UNTIL), "x", zone="graveyard")
+    with pytest.raises(Violation, match=r"702\.26b"):
+        REGISTRY["phased_out_creatures_are_not_destroyed"].check(trace)
+
+
+@pytest.mark.parametrize("zone", ["graveyard", "battlefield"])
+def test_a_plainly_phased_out_creature_must_stay_out(zone: str) -> None:
+    """Nothing but 610.4 phases a creature in during the spell: one shown
+    destroyed, or phased in, fails, even with a phasing-in event logged."""
+    trace = _last_step_shows(play(ReferenceEngine(), PLAIN), "a", zone=zone, phased_out=False)
+    *steps, last = trace.steps
+    logged = replace(last.after, events=(*last.after.events, Event("phased_in", "a")))
+    trace = replace(trace, steps=(*steps, Step(last.action, last.before, logged)))
+    with pytest.raises(Violation, match=r"702\.26b"):
+        REGISTRY["phased_out_creatures_are_not_destroyed"].check(trace)
