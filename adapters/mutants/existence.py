@@ -176,3 +176,25 @@ class AnthemForgottenAfterPhasing(Rules):
 
     def anthem_sources(self) -> list[Card]:
         return [s for s in super().anthem_sources() if s.id not in self.dropped]
+
+
+@mutant(
+    "phased-in-not-counted",
+    "702.26c",
+    'a creature that phased in is not counted by "for each creature you control"',
+    kills=("phased_in_permanents_apply_and_count_again",),
+)
+class PhasedInNotCounted(Rules):
+    """Counting goes through an index of the creatures on the battlefield
+    that drops a creature when it phases out and never takes it back."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.gone: set[str] = set()
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        super().phase_out(roots, until)
+        self.gone |= {c.id for c in self.state.cards.values() if c.phased_out is not None}
+
+    def creatures_of(self, player: int) -> list[Card]:
+        return [c for c in super().creatures_of(player) if c.id not in self.gone]

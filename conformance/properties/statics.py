@@ -171,6 +171,28 @@ def phased_out_static_abilities_apply_nothing(trace: Trace) -> None:
                 _expect_power(trace, step, "R2017-nonexistent", change)
 
 
+def _came_in_with_anthems(trace: Trace, step: Step) -> Iterator[tuple[str, int, list[str]]]:
+    """Each creature of the setup that phased in during `step`, with the
+    power it has then: its own, its +1/+1 counters, and +1 for each other
+    phased-in anthem of its controller (613.4). Nothing when something else
+    may change power."""
+    if step.after.refused is not None or not _only_anthems_change_power(trace):
+        return
+    for p in trace.scenario.setup.permanents:
+        c = view(step.after, p.id)
+        if p.power is None or c is None or not was_out_came_in(step, p.id):
+            continue
+        anthems = [
+            s.id
+            for s in step.after.permanents
+            if s.phased_in
+            and s.id != p.id
+            and s.controller == c.controller
+            and "anthem" in abilities(trace.scenario, s.id)
+        ]
+        yield p.id, p.power + dict(c.counters).get("+1/+1", 0) + len(anthems), anthems
+
+
 def _phased_in_earlier(trace: Trace, step: Step) -> set[str]:
     """What the engine showed phasing in before `step`."""
     came: set[str] = set()
@@ -205,12 +227,22 @@ def _applied_or_counted_again(trace: Trace) -> bool:
 def phased_in_permanents_apply_and_count_again(trace: Trace) -> None:
     """Once phased in, a permanent exists again: an anthem that phased in,
     on its own or with its host (702.26g), gives other creatures of its
-    controller +1/+1 again, and a creature that phased in is counted by
-    "draw a card for each creature you control"."""
+    controller +1/+1 again, and a creature that phased in gets the bonus
+    of its controller's anthems and is counted by "draw a card for each
+    creature you control"."""
     for step in trace.steps:
         for change in _anthem_changes(trace, step):
             if change[3]:
                 _expect_power(trace, step, "702.26c", change)
+        for pid, power, anthems in _came_in_with_anthems(trace, step):
+            c = step.after.permanent(pid)
+            expect(
+                c.power == power,
+                "702.26c",
+                f"{where(trace, step)}, {pid}",
+                f"power {power} (phased in; anthems: {', '.join(anthems) or 'none'})",
+                f"power {c.power}",
+            )
     for step, x in carried_out(trace, a.DrawPerCreature):
         ids = counted(trace, step.before, x.player)
         again = sorted(set(ids) & _phased_in_earlier(trace, step))
