@@ -16,6 +16,7 @@ from conformance.observation import Observation
 from conformance.properties.history import (
     carried_out,
     creature_ids,
+    indirectly_out,
     released_by_leaving,
     took_effect,
     until_sources,
@@ -28,6 +29,7 @@ from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import Setup
 from conformance.strategies import scenarios
+from conformance.strategies._draw import pick
 
 
 def drawn(step: Step, player: int) -> int:
@@ -108,13 +110,21 @@ def _destroy_all_spared_a_phased_out_creature(trace: Trace) -> bool:
 def _phase_out_then_destroy_all(
     draw: st.DrawFn, setup: Setup, caps: Collection[C]
 ) -> tuple[a.Action, ...]:
-    """A creature phases out, then "destroy all creatures"; a token is
-    created first when no other creature would be there to destroy."""
-    lead = phase_out_then(draw, setup, caps, lambda x: (a.DestroyAll(x.controller),))
-    alone = sum(p.is_creature and p.phased_out is None for p in setup.permanents) < 2
-    if lead and alone and C.TOKENS in caps:
-        return (a.CreateToken(lead[0].caster, "t1", 0), *lead)
-    return lead
+    """A creature phases out, plainly or until another creature leaves the
+    battlefield (610.4: the sweep then phases it in), then "destroy all
+    creatures"; a token is created first when no other creature would be
+    there to destroy."""
+    creatures = [p for p in setup.permanents if p.is_creature and p.phased_out is None]
+    if not creatures or C.TARGETING not in caps:
+        return ()
+    x = pick(draw, creatures)
+    out: a.Action = a.PhaseOut(x.controller, (x.id,))
+    sources = [p for p in setup.permanents if p.phased_out is None and p.id != x.id]
+    if C.PHASE_OUT_UNTIL in caps and sources and pick(draw, (False, True)):
+        source = pick(draw, sources)
+        out = a.PhaseOutUntil(source.controller, source.id, x.id)
+    token = () if len(creatures) > 1 or C.TOKENS not in caps else (a.CreateToken(0, "t1", 0),)
+    return (*token, out, a.DestroyAll(x.controller))
 
 
 @rule_property(
@@ -134,7 +144,8 @@ def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
     """ "Destroy all creatures" destroys phased-in creatures and leaves
     phased-out ones on the battlefield, still phased out."""
     auras = {p.id for p in trace.scenario.setup.permanents if p.attachment == "aura"}
-    for step, waiting in zip(trace.steps, until_sources(trace), strict=True):
+    history = zip(trace.steps, until_sources(trace), indirectly_out(trace), strict=True)
+    for step, waiting, indirect in history:
         if not isinstance(step.action, a.DestroyAll) or step.after.refused is not None:
             continue
         for b in step.before.permanents:
@@ -142,7 +153,7 @@ def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
             if c is None or not b.on_battlefield:
                 continue
             at = f"{where(trace, step)}, {b.id}"
-            if b.phased_out and released_by_leaving(step, waiting, b.id):
+            if b.phased_out and released_by_leaving(step, waiting, indirect, b.id):
                 # 610.4: it phased in once the spell destroyed the source it
                 # waited for (or its host's source, 702.26g), after the
                 # destruction: nothing destroys it. An Aura phasing in

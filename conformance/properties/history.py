@@ -149,10 +149,34 @@ def until_sources(trace: Trace) -> list[dict[str, str]]:
     return out
 
 
-def released_by_leaving(step: Step, waiting: dict[str, str], pid: str) -> bool:
+def indirectly_out(trace: Trace) -> list[set[str]]:
+    """For each step, before it: the permanents phased out indirectly
+    (702.26g, h), from the history rather than the engine's word: set up so,
+    or phased out in the same step as the permanent they were attached to.
+    Each is dropped once the engine shows it phased in."""
+    out = {
+        p.id
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None and p.phased_out.cause == "indirect"
+    }
+    found = []
+    for step in trace.steps:
+        found.append(set(out))
+        out |= {
+            b.id
+            for b in step.before.permanents
+            if isinstance(b.attached_to, str)
+            and was_in_went_out(step, b.id)
+            and was_in_went_out(step, b.attached_to)
+        }
+        out = {pid for pid in out if (c := view(step.after, pid)) is not None and c.phased_out}
+    return found
+
+
+def released_by_leaving(step: Step, waiting: dict[str, str], indirect: set[str], pid: str) -> bool:
     """610.4, 702.26g: `pid` had to phase in during `step` because the
-    source it waited for left the battlefield, or because it was attached
-    (phased out indirectly) to something that did."""
+    source it waited for left the battlefield, or because it phased out
+    indirectly (`indirect`) with a permanent it is attached to that did."""
     seen: set[str] = set()
     while pid not in seen:
         seen.add(pid)
@@ -161,7 +185,7 @@ def released_by_leaving(step: Step, waiting: dict[str, str], pid: str) -> bool:
             b, c = view(step.before, source), view(step.after, source)
             return b is not None and b.on_battlefield and (c is None or not c.on_battlefield)
         b = view(step.before, pid)
-        if b is None or b.cause != "indirect" or not isinstance(b.attached_to, str):
+        if b is None or pid not in indirect or not isinstance(b.attached_to, str):
             return False
         pid = b.attached_to
     return False

@@ -49,6 +49,7 @@ def _anthem_scenarios(caps: Collection[C], *kinds: type) -> st.SearchStrategy[Sc
         effects=False,
         permanent_kinds=("creature", "aura", "creature", "equipment", "enchantment"),
         abilities=("anthem",),
+        attached=True,
     )
 
 
@@ -71,7 +72,8 @@ def _anthem_out_and_back(
     ]
     if not roots or C.TARGETING not in caps:
         return ()
-    s, root = pick(draw, roots)
+    # Twice as likely: an Aura or Equipment's anthem phasing with its host.
+    s, root = pick(draw, roots + [r for r in roots if r[0] is not r[1]])
     steady = any(
         c.is_creature and c.phased_out is None and not c.phasing and c.controller == s.controller
         for c in setup.permanents

@@ -76,18 +76,21 @@ def permanent_lists(
     phased_out: bool = True,
     ready: bool = False,
     abilities: Sequence[Ability] | None = None,
+    attached: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
     untapped and not summoning sick: able to attack and tap. `abilities`,
-    if given, are the only abilities drawn (each one more often, then)."""
+    if given, are the only abilities drawn (each one more often, then).
+    `attached` Auras, Equipment and Fortifications are attached to a
+    permanent whenever one can host them."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
     made: list[Permanent] = []
     for i in range(integer(draw, min_size, max_size)):
         kind = pick(draw, allowed)
-        host = _draw_host(draw, kind, made, players, caps)
+        host = _draw_host(draw, kind, made, players, caps, attached)
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
@@ -115,17 +118,23 @@ def permanent_lists(
 
 
 def _draw_host(
-    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps
+    draw: st.DrawFn,
+    kind: str,
+    made: list[Permanent],
+    players: int,
+    caps: Caps,
+    attached: bool = False,
 ) -> str | int | None:
     if kind == "aura":
         options: list[str | int] = [p.id for p in made]
-        if C.PLAYER_AURAS in caps:
+        if C.PLAYER_AURAS in caps and not (attached and options):
             options += list(range(players))
         return pick(draw, options) if options else None
     wanted = {"equipment": "creature", "fortification": "land"}.get(kind)
     if wanted is None:
         return None
-    return pick(draw, [None, *(p.id for p in made if wanted in p.types)])
+    hosts = [p.id for p in made if wanted in p.types]
+    return pick(draw, hosts if attached and hosts else [None, *hosts])
 
 
 def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
@@ -206,6 +215,7 @@ def setups(
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
     abilities: Sequence[Ability] | None = None,
+    attached: bool = False,
 ) -> Setup:
     """A legal position with what `caps` allows."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
@@ -219,6 +229,7 @@ def setups(
             phased_out=phased_out,
             ready=ready,
             abilities=abilities,
+            attached=attached,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
