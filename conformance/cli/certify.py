@@ -9,7 +9,6 @@ mistake costs a one-line message and not a run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ import pytest
 
 from adapters.discovery import load_engine
 from adapters.protocol import missing_capabilities
-from conformance.atomic import write_text_atomically
+from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
     Baseline,
     check_known,
@@ -30,20 +29,25 @@ from conformance.baseline import (
     updated,
 )
 from conformance.catalog import CATALOG
+from conformance.cli.checks import (
+    UsageFailure,
+    example_db_spec,
+    writable_directory,
+    writable_file,
+)
+from conformance.cli.isolation import run_isolated
 from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
 from conformance.differential import COMPARISON
 from conformance.properties import REGISTRY
-from conformance.report import RunInfo, build_report, engine_directory, results_of, write_reports
-from conformance.report.building import scenario_files_of
+from conformance.report import RunInfo, build_report, engine_directory, write_reports
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
 from conformance.sharding import in_shard, item_key, parse_shard
 
-
-class UsageFailure(Exception):
-    """A usage or setup error: exit 2 with this one-line message."""
+#: Where reports go without --out: not the clone's tracked reports/.
+DEFAULT_ROOT = Path("phasecert-reports")
 
 
 class Interrupted(Exception):
@@ -73,6 +77,10 @@ def planned_tests(rules: list[str], shard: str | None) -> dict[str, tuple[str, .
     return planned
 
 
+def default_out(engine: str) -> Path:
+    return DEFAULT_ROOT / engine_directory(engine)
+
+
 def certify(args: argparse.Namespace) -> int:
     engine = load_engine(args.engine)
     for rule in args.rule:
@@ -83,19 +91,32 @@ def certify(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageFailure(str(e)) from None
     if not planned:
-        raise UsageFailure("no property covers the rules and shard asked for")
-    out = Path(args.out) if args.out else Path("reports") / engine_directory(engine.name)
+        every = len(planned_tests(args.rule, None))
+        where = f"shard {args.shard} holds" if args.shard else "the rules asked for have"
+        raise UsageFailure(f"{where} no property to run ({every} in all without --shard)")
+    out = Path(args.out) if args.out else default_out(engine.name)
+    writable_directory(out, "--out")
+    remove_stale_temporaries(out, out / CORPUS_DIRNAME, out.parent)
     corpus_dir = out / CORPUS_DIRNAME
     load_corpus(corpus_dir)  # a broken corpus file is a setup error, named now
-    baseline = _baseline(args)
+    baseline = checked_baseline(args)
     if args.example_db:
+        example_db_spec(args.example_db)
         example_database(args.example_db)
 
     started = now()
     watcher = RunWatcher(planned, sys.stdout, live=sys.stdout.isatty())
-    code = pytest.main(_pytest_args(args, engine.name, corpus_dir), plugins=[watcher])
+    code = run_isolated(
+        _pytest_args(args, corpus_dir, out),
+        watcher,
+        timeout=args.engine_timeout,
+        storage=out / ".hypothesis",
+        memory_mb=args.engine_memory,
+    )
     if code == pytest.ExitCode.INTERRUPTED:
         raise Interrupted
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        raise UsageFailure("the pytest run found no property to run for this selection")
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise UsageFailure(f"the pytest run stopped with {code!r}; see its message above")
     info = RunInfo(
@@ -116,19 +137,22 @@ def certify(args: argparse.Namespace) -> int:
         if r.counterexample is not None
     }
     report = build_report(watcher.results, info, files, out)
-    return _conclude(report, watcher.results, out, baseline, args)
+    return conclude(report, watcher.results, out, baseline, args)
 
 
 def _scenario(result: PropertyResult) -> Scenario:
     return from_data(Scenario, result.counterexample)
 
 
-def _baseline(args: argparse.Namespace) -> Baseline | None:
+def checked_baseline(args: argparse.Namespace) -> Baseline | None:
+    """The baseline of --baseline, checked (and writable, to be updated)."""
     if not args.baseline:
         if args.update_baseline:
             raise UsageFailure("--update-baseline needs --baseline FILE")
         return None
     path = Path(args.baseline)
+    if args.update_baseline:
+        writable_file(path, "--baseline")
     if args.update_baseline and not path.exists():
         return Baseline()
     baseline = read_baseline(path)
@@ -137,11 +161,12 @@ def _baseline(args: argparse.Namespace) -> Baseline | None:
     return baseline
 
 
-def _pytest_args(args: argparse.Namespace, engine: str, corpus_dir: Path) -> list[str]:
+def _pytest_args(args: argparse.Namespace, corpus_dir: Path, report_dir: Path) -> list[str]:
     # -c devnull: the engine author's own pytest configuration (addopts,
-    # plugins) must not change what a certification run is.
+    # plugins) must not change what a certification run is. The engine is
+    # named as the user named it: a module:Factory adapter has no entry point.
     out = ["-c", os.devnull, "-p", "no:terminal", "-p", "no:cacheprovider"]
-    out += ["--pyargs", "conformance.suite", "--engine", engine]
+    out += ["-p", "no:benchmark", "--pyargs", "conformance.suite", "--engine", args.engine]
     out += ["--phasecert-profile", args.profile, "--phasecert-corpus", str(corpus_dir)]
     out += ["--engine-timeout", str(args.engine_timeout)]
     for rule in args.rule:
@@ -152,14 +177,16 @@ def _pytest_args(args: argparse.Namespace, engine: str, corpus_dir: Path) -> lis
         out += ["--shard", args.shard]
     if args.seed is not None:
         out += [f"--hypothesis-seed={args.seed}"]
-    if args.example_db:
-        out += ["--phasecert-example-db", args.example_db]
+    # Hypothesis's example database goes where the reports go, unless an
+    # option names another place: a run writes nothing in the current directory.
+    database = args.example_db or str(report_dir / ".hypothesis" / "examples")
+    out += ["--phasecert-example-db", database]
     if args.workers:
         out += ["-n", args.workers]
     return out
 
 
-def _conclude(
+def conclude(
     report: dict[str, Any],
     results: list[PropertyResult],
     out: Path,
@@ -190,54 +217,3 @@ def _conclude(
         print("now passing, tighten the baseline: " + ", ".join(verdict.now_passing))
     print(f"reports: {', '.join(str(p) for p in written)}")
     return 0 if verdict.ok or args.update_baseline else 1
-
-
-def merge(args: argparse.Namespace) -> int:
-    """Combine shard reports of one engine into one report."""
-    reports = [(Path(p), _read_report(Path(p))) for p in args.reports]
-    baseline = _baseline(args)
-    first = reports[0][1]
-    for path, report in reports[1:]:
-        for key in ("engine", "catalog_version", "profile", "suite"):
-            if report[key] != first[key]:
-                raise UsageFailure(f"{path}: {key} differs from {reports[0][0]}; can't merge")
-    results: dict[str, PropertyResult] = {}
-    files: dict[str, str] = {}
-    engine = first["engine"]["name"]
-    out = Path(args.out) if args.out else Path("reports") / engine_directory(engine)
-    for path, report in reports:
-        for result in results_of(report):
-            if result.property in results and results[result.property].status != result.status:
-                raise UsageFailure(f"{path}: {result.property} has another status in a shard")
-            results[result.property] = result
-        for prop, name in scenario_files_of(report).items():
-            files[prop] = name
-            source, target = path.parent / name, out / name
-            if source.exists() and source.resolve() != target.resolve():
-                write_text_atomically(target, source.read_text(encoding="utf-8"))
-    info = RunInfo(
-        engine=engine,
-        engine_version=first["engine"]["version"],
-        capabilities=tuple(first["engine"]["capabilities"]),
-        missing=dict(first["engine"].get("missing", {})),
-        profile=first["profile"],
-        seed=first["seed"],
-        started=min(r["started"] for _, r in reports),
-        finished=max(r["finished"] for _, r in reports),
-        rules=tuple(sorted({rule for _, r in reports for rule in r["selection"]["rules"]})),
-        machine=first["machine"],
-    )
-    merged = build_report(list(results.values()), info, files, out)
-    return _conclude(merged, list(results.values()), out, baseline, args)
-
-
-def _read_report(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        _ = data["engine"]["name"], data["properties"], data["selection"]["rules"]
-        results_of(data)
-    except (OSError, ValueError) as e:
-        raise UsageFailure(f"{path}: not a readable report ({e})") from None
-    except (KeyError, TypeError) as e:
-        raise UsageFailure(f"{path}: not a phasecert report (missing or bad {e})") from None
-    return data
