@@ -72,7 +72,7 @@ class Corpus:
             return None
         scenario = from_data(Scenario, result.counterexample)
         path = self.directory / counterexample_name(result.property, scenario)
-        if not path.exists():
+        if path.is_symlink() or not path.exists():
             write_text_atomically(path, dumps(scenario))
         return path
 

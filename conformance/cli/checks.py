@@ -46,23 +46,25 @@ def megabytes(text: str) -> int:
     return value
 
 
-def writable_directory(path: Path, option: str) -> None:
-    """`path` is, or can be made, a directory we can write files into."""
+def writable_directory(path: Path, option: str, named: Path | None = None) -> None:
+    """`path` is, or can be made, a directory we can write files into; the
+    message names `named` (default: `path`)."""
+    named = named or path
     if path.exists() and not path.is_dir():
-        raise UsageFailure(f"{option} {path}: not a directory")
+        raise UsageFailure(f"{option} {named}: not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as e:
-        raise UsageFailure(f"{option} {path}: can't write there ({e.strerror or e})") from None
+        raise UsageFailure(f"{option} {named}: can't write there ({e.strerror or e})") from None
 
 
 def writable_file(path: Path, option: str) -> None:
     """`path` can be (re)written as a file."""
     if path.is_dir():
         raise UsageFailure(f"{option} {path}: is a directory, not a file")
-    writable_directory(path.parent, option)
+    writable_directory(path.parent, option, named=path)
     if path.exists() and not os.access(path, os.W_OK):
         raise UsageFailure(f"{option} {path}: can't write it (permission denied)")
 

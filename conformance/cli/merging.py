@@ -64,7 +64,7 @@ def merge(args: argparse.Namespace) -> int:
     for prop, scenario in scenarios.items():
         files[prop] = f"{CORPUS_DIRNAME}/{counterexample_name(prop, scenario)}"
         target = out / files[prop]
-        if not target.exists():
+        if target.is_symlink() or not target.exists():  # a planted link is replaced
             write_text_atomically(target, dumps(scenario))
     info = RunInfo(
         engine=engine,
