@@ -77,7 +77,8 @@ def test_mutant_fails_is_replayed_and_gated_by_a_baseline(
     report = validate(report_dir)
     assert {r["id"]: r["status"] for r in report["rules"]} == {"502.1": "fail", "702.26p": "pass"}
     failure = next(p for p in report["properties"] if p["status"] == "fail")["failure"]
-    assert failure["scenario"] and failure["replay"].startswith("phasecert replay phasecert-reports/")
+    assert failure["scenario"]
+    assert failure["replay"].startswith("phasecert replay phasecert-reports/")
     corpus_file = report_dir / failure["scenario_file"]
     assert corpus_file.is_file()
     assert "untap_step_untaps_after_phasing" in (report_dir / "report.md").read_text()
