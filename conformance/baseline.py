@@ -19,8 +19,8 @@ from pathlib import Path
 from conformance.results import PropertyResult
 
 #: Statuses a baseline can expect; "pass" is allowed but is the default.
-STATUSES = ("pass", "fail", "engine-error", "not-applicable")
-_BAD = ("fail", "engine-error")
+STATUSES = ("pass", "fail", "engine-error", "not-exercised", "not-applicable")
+_BAD = ("fail", "engine-error", "not-exercised")
 
 
 class BaselineError(ValueError):

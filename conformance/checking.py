@@ -15,12 +15,14 @@ from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from adapters.protocol import missing_capabilities
+from adapters.reference import ReferenceEngine
 from conformance.capabilities import Capability
 from conformance.codec import from_data, to_data
 from conformance.describe import describe_scenario
 from conformance.properties.registry import Property, Violation
+from conformance.refusals import refused_legal_action
 from conformance.results import PropertyResult
-from conformance.running import DEFAULT_TIMEOUT, EngineError, play
+from conformance.running import DEFAULT_TIMEOUT, EngineError, Trace, play
 from conformance.scenario import Scenario
 from conformance.trimming import trim
 
@@ -43,6 +45,16 @@ for _name, _profile in PROFILES.items():
     settings.register_profile(f"phasecert-{_name}", settings(_profile, **_COMMON))
 
 
+_REFERENCE = ReferenceEngine()
+
+
+def exercise_needed(using: settings) -> int:
+    """Examples that must exercise a property's rule for it to pass: a tenth
+    of the examples asked for, at least 2 and at most 25 (dev 2, ci 10,
+    certify 25). A rule shown in one lucky example is not certified."""
+    return min(25, max(2, using.max_examples // 10))
+
+
 def profile(name: str) -> settings:
     """The Hypothesis settings of profile `name` (dev, ci or certify)."""
     if name not in PROFILES:
@@ -56,6 +68,8 @@ class _Record:
 
     def __init__(self) -> None:
         self.examples = 0
+        self.exercised = 0
+        self.refusals = 0
         self.scenario: Scenario | None = None
         self.error: BaseException | None = None
 
@@ -88,21 +102,26 @@ def run_property(
             message="not applicable: needs " + needs_text(missing, engine),
             missing=tuple(sorted(c.value for c in missing)),
         )
+    using = using or profile("ci")
     record = _Record()
     started = time.monotonic()
 
     def check(scenario: Scenario) -> None:
         record.examples += 1
         try:
-            prop.check(play(engine, scenario, timeout))
+            trace = play(engine, scenario, timeout)
+            record.refusals += sum(s.after.refused is not None for s in trace.steps)
+            hold(prop, engine, trace)
         except (Violation, EngineError) as e:
             record.scenario, record.error = scenario, e
             raise
+        if prop.exercised is not None and prop.exercised(trace):
+            record.exercised += 1
 
     try:
         for scenario in replay:
             check(scenario)
-        test = _hypothesis_test(prop, engine, check, using or profile("ci"))
+        test = _hypothesis_test(prop, engine, check, using)
         test()
     except (Violation, EngineError) as e:
         # Hypothesis re-raises the shrunk failure after replaying it last.
@@ -112,8 +131,41 @@ def run_property(
                 record.scenario, _same_violation(prop, engine, e, timeout), e
             )
         return _failure(prop, record, error, time.monotonic() - started)
+    return _passed(prop, record, exercise_needed(using), time.monotonic() - started)
+
+
+def hold(prop: Property, engine: Any, trace: Trace) -> None:
+    """Hold `engine`'s trace to `prop`: its check, then the refusal of any
+    action the reference engine plays from the same position
+    (`conformance.refusals`). Raises the `Violation` found."""
+    prop.check(trace)
+    if engine != _REFERENCE and any(s.after.refused for s in trace.steps):
+        reference = play(_REFERENCE, trace.scenario)
+        refusal = refused_legal_action(prop.rules[0], trace, reference)
+        if refusal is not None:
+            raise refusal
+
+
+def _passed(prop: Property, record: _Record, needed: int, elapsed: float) -> PropertyResult:
+    """Pass, or "not-exercised" when too few examples put the rule to the test."""
+    if record.exercised >= needed:
+        status, message = "pass", ""
+    else:
+        status = "not-exercised"
+        what = prop.exercise_doc or "no predicate says what exercising this property means"
+        message = (
+            f"not exercised: {record.exercised} of {record.examples} examples exercised it, "
+            f"{needed} needed ({what})"
+        )
     return PropertyResult(
-        prop.name, prop.rules, "pass", record.examples, duration=time.monotonic() - started
+        prop.name,
+        prop.rules,
+        status,
+        record.examples,
+        message,
+        duration=elapsed,
+        exercised=record.exercised,
+        refusals=record.refusals,
     )
 
 
@@ -126,7 +178,7 @@ def _same_violation(
 
     def violation(candidate: Scenario) -> Violation | None:
         try:
-            prop.check(play(engine, candidate, timeout))
+            hold(prop, engine, play(engine, candidate, timeout))
         except Violation as v:
             return v if v.rule == found.rule else None
         except EngineError:
@@ -140,11 +192,15 @@ def _hypothesis_test(prop: Property, engine: Any, check: Any, using: settings) -
     def test(scenario: Scenario) -> None:
         check(scenario)
 
-    # A distinct database key per property and engine, so stored examples
-    # are replayed for the test that found them.
+    # The digest seeds derandomized runs and keys the example database.
+    # Derandomized (ci), it is the property's alone, so every engine with the
+    # same capabilities is certified on the same examples and certificates
+    # compare; otherwise the engine's too, so stored examples are replayed
+    # for the engine that found them.
     test.__name__ = test.__qualname__ = prop.name
     wrapped = given(prop.scenarios(engine.capabilities))(test)
-    wrapped._hypothesis_internal_add_digest = f"{prop.name}:{engine.name}".encode()  # type: ignore[attr-defined]
+    digest = prop.name if using.derandomize else f"{prop.name}:{engine.name}"
+    wrapped._hypothesis_internal_add_digest = digest.encode()  # type: ignore[attr-defined]
     return using(wrapped)
 
 
@@ -161,6 +217,8 @@ def _failure(
         message=str(error),
         counterexample=None if scenario is None else to_data(scenario),
         duration=elapsed,
+        exercised=record.exercised,
+        refusals=record.refusals,
     )
 
 

@@ -238,4 +238,6 @@ def decode_result(data: Any) -> PropertyResult:
         counterexample=data.get("counterexample"),
         missing=tuple(data.get("missing", ())),
         duration=data.get("duration", 0.0),
+        exercised=data.get("exercised", 0),
+        refusals=data.get("refusals", 0),
     )

@@ -9,14 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Status = Literal["pass", "fail", "not-applicable", "engine-error"]
+Status = Literal["pass", "fail", "not-exercised", "not-applicable", "engine-error"]
+
+#: Every status, worst first: how a rule's status follows from its
+#: properties' (the first that any of them has).
+STATUSES: tuple[Status, ...] = ("fail", "engine-error", "not-exercised", "pass", "not-applicable")
 
 
 @dataclass(frozen=True)
 class PropertyResult:
     """`counterexample` is the shrunk scenario as JSON data (see
     conformance.codec), `message` the assertion or engine error with the rule
-    ID, `missing` the capabilities the engine lacks when not applicable."""
+    ID, `missing` the capabilities the engine lacks when not applicable.
+
+    `exercised` counts the examples whose trace showed the engine doing what
+    the rule is about (the property's `exercised` predicate): a property
+    passes only when enough did, else it is "not-exercised". `refusals`
+    counts the actions the engine refused, over all examples."""
 
     property: str
     rules: tuple[str, ...]
@@ -26,3 +35,5 @@ class PropertyResult:
     counterexample: Any = None
     missing: tuple[str, ...] = ()
     duration: float = 0.0
+    exercised: int = 0
+    refusals: int = 0

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
 from conformance.observation import Observation
+from conformance.position import start_problems
 from conformance.report.escaping import cut
 from conformance.scenario import Scenario
 
@@ -28,6 +29,11 @@ DEFAULT_TIMEOUT = 30.0
 class EngineError(Exception):
     """The engine under test failed to play: it raised, hung, or answered
     with something that is not an `Observation`."""
+
+
+class SetupMismatch(EngineError):
+    """The engine's first observation is not the position of the setup: the
+    adapter set it up wrong, and no rule was tested."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,12 @@ def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> T
 
     game, first = call_engine(name, "start", start, timeout)
     before = _shaped(name, "start", checked_observation(name, "start", first), players)
+    problems = start_problems(scenario.setup, before)
+    if problems:
+        raise SetupMismatch(
+            "the adapter did not set up the position (no rule was tested): "
+            + cut("; ".join(problems))
+        )
     steps = []
     for i, action in enumerate(scenario.actions):
         what = f"action {i} ({type(action).__name__})"

@@ -60,5 +60,7 @@ def _conclude(result: PropertyResult, results: list[PropertyResult], corpus: Ite
     corpus.keep(result)
     if result.status == "not-applicable":
         pytest.skip(result.message)
+    if result.status == "not-exercised":
+        pytest.fail(result.message, pytrace=False)
     if result.status != "pass":
         pytest.fail(failure_report(result), pytrace=False)

@@ -22,7 +22,7 @@ from conformance.setup import Permanent, Setup
 
 SCENARIO = Scenario(Setup(players=2, permanents=(Permanent("p1", phasing=1, tapped=True),)))
 RESULTS = [
-    PropertyResult("untap_ok", ("702.26a",), "pass", 25, duration=0.5),
+    PropertyResult("untap_ok", ("702.26a",), "pass", 25, duration=0.5, exercised=9),
     PropertyResult(
         "untaps_after",
         ("502.1",),
@@ -35,6 +35,23 @@ RESULTS = [
     PropertyResult("crashes", ("702.26p",), "engine-error", 1, "engine raised KeyError on start"),
     PropertyResult(
         "tokens", ("R2017-tokens",), "not-applicable", message="needs tokens", missing=("tokens",)
+    ),
+    PropertyResult(
+        "skips",
+        ("702.26m",),
+        "not-exercised",
+        100,
+        "not exercised: 1 of 100 examples exercised it, 10 needed (a skipped untap step)",
+        exercised=1,
+        refusals=37,
+    ),
+    PropertyResult(
+        "agrees_with_reference",
+        (),
+        "fail",
+        12,
+        "after action 1 (PassTurn): p1 tapped: reference True, engine False",
+        to_data(SCENARIO),
     ),
 ]
 
@@ -78,6 +95,8 @@ def test_report_validates_and_reads_back() -> None:
             r.counterexample,
             r.missing,
             round(r.duration, 3),
+            r.exercised,
+            r.refusals,
         )
         for r in sorted(RESULTS, key=lambda r: r.property)
     ]
@@ -87,6 +106,14 @@ def test_report_validates_and_reads_back() -> None:
         "702.26p": "engine-error",
         "502.1": "fail",
         "R2017-tokens": "not-applicable",
+        "702.26m": "not-exercised",
+    }
+    assert report["summary"]["properties"] == {
+        "fail": 2,
+        "engine-error": 1,
+        "not-exercised": 1,
+        "pass": 1,
+        "not-applicable": 1,
     }
     failed = next(p for p in report["properties"] if p["name"] == "untaps_after")["failure"]
     assert (failed["expected"], failed["observed"]) == ("tapped", "untapped")
@@ -112,7 +139,12 @@ def test_markdown_and_junit(tmp_path: Path) -> None:
         "index.md",
     }
     md = (tmp_path / "mutant_x" / "report.md").read_text()
-    assert "| 502.1 | ❌ fail | [untaps_after](#failure-untaps-after) | 7 |" in md
+    assert "| 502.1 | ❌ fail | [untaps_after](#failure-untaps-after) | 7 (0) |" in md
+    assert "| 702.26a | ✅ pass | untap_ok | 25 (9) |" in md
+    assert "| 702.26m | ⚠️ not exercised | skips | 100 (1) |" in md
+    assert "| skips | 702.26m | 1 / 100 | 37 | not exercised: 1 of 100 examples" in md
+    assert "| — | ❌ fail | [agrees_with_reference](#failure-agrees-with-reference) | 12 (0)" in md
+    assert "| 702.26p | 💥 engine error | [crashes](#failure-crashes) | 1 (0) |" in md
     assert "➖ not applicable (needs tokens)" in md
     assert "| tokens | no \\| token objects | tokens |" in md
     assert "| multiplayer | two seats only | none as a whole; scenarios needing it" in md
@@ -124,7 +156,16 @@ def test_markdown_and_junit(tmp_path: Path) -> None:
         suite.get("failures"),
         suite.get("errors"),
         suite.get("skipped"),
-    ) == ("4", "1", "1", "1")
+    ) == ("6", "3", "1", "1")
+    skips = suite.find("testcase[@name='skips']")
+    assert skips is not None
+    assert skips.find("failure") is not None and skips.find("failure").get("type") == (
+        "not-exercised"
+    )
+    assert {p.get("name"): p.get("value") for p in skips.iter("property")}["refusals"] == "37"
+    assert suite.find("testcase[@name='crashes']/error") is not None
+    assert suite.find("testcase[@name='tokens']/skipped") is not None
+    assert suite.find("testcase[@name='untap_ok']/*[2]") is None
     case = suite.find("testcase[@name='untaps_after']")
     assert case is not None and case.find("failure") is not None
     assert [p.get("value") for p in case.iter("property") if p.get("name") == "rule"] == ["502.1"]
@@ -146,10 +187,20 @@ def test_matrix_covers_every_report(tmp_path: Path) -> None:
         "| 502.1 | [✅ pass](reference/report.md) "
         "| [❌ fail](mutant_x/report.md#failure-untaps-after) |" in md
     )
+    assert "| 702.26m | [✅ pass](reference/report.md) | [⚠️ not exercised](mutant_x" in md
+    assert "| 702.26p | [✅ pass](reference/report.md) | [💥 engine error](mutant_x" in md
+    assert "| R2017-tokens | [✅ pass](reference/report.md) | [➖ not applicable](mutant_x" in md
+    assert (
+        "| comparison with the reference engine | [✅ pass](reference/report.md) "
+        "| [❌ fail](mutant_x/report.md#failure-agrees-with-reference) |" in md
+    )
     page = (tmp_path / "index.html").read_text()
     assert (
         '<table id="matrix">' in page and 'href="mutant_x/report.md#failure-untaps-after"' in page
     )
+    for status in ("pass", "fail", "engine-error", "not-exercised", "not-applicable"):
+        assert f'<td class="{status}">' in page, status
+    assert "td.not-exercised{background:" in page
 
 
 def chromium() -> str:

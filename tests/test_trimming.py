@@ -1,5 +1,6 @@
 """Trimming counterexamples past Hypothesis's shrinker (conformance.trimming):
-a permanent nothing names is deleted while the same failure remains."""
+a permanent nothing names, and an action, are deleted while the same failure
+remains."""
 
 from __future__ import annotations
 
@@ -38,14 +39,37 @@ def test_deletes_what_nothing_names_while_the_failure_stays() -> None:
 
     def failure(candidate: Scenario) -> str | None:
         tried.append(ids(candidate))
-        return f"fails with {len(ids(candidate))}" if "p2" in ids(candidate) else None
+        needed = "p2" in ids(candidate) and a.PassTurn() in candidate.actions
+        return f"fails with {len(ids(candidate))}" if needed else None
 
     trimmed, found = trim(scenario, failure, "fails with 4")
-    # p3 goes first (nothing names it), then p1 (only p3 named it); p4 is
-    # named by an action and stays; without p2 the failure is gone.
-    assert ids(trimmed) == ["p2", "p4"] and found == "fails with 2"
-    assert trimmed.actions == scenario.actions
+    # The Destroy goes first (the failure doesn't need it), which frees p4;
+    # p3 goes (nothing names it), then p1 (only p3 named it) and p4; without
+    # p2 or the PassTurn the failure is gone.
+    assert ids(trimmed) == ["p2"] and found == "fails with 1"
+    assert trimmed.actions == (a.PassTurn(),)
     assert ["p1", "p3", "p4"] in tried
+
+
+def test_keeps_a_token_creation_a_later_action_names() -> None:
+    scenario = Scenario(
+        Setup(players=2), (a.CreateToken(0, "t1"), a.PhaseOut(0, ("t1",)), a.PassTurn())
+    )
+
+    def failure(candidate: Scenario) -> str | None:
+        return "fails" if a.PassTurn() in candidate.actions else None
+
+    # The PhaseOut can go, then the creation nothing names any more.
+    assert trim(scenario, failure, "fails")[0].actions == (a.PassTurn(),)
+    tried: list[tuple[a.Action, ...]] = []
+
+    def needs_phase_out(candidate: Scenario) -> str | None:
+        tried.append(candidate.actions)
+        return "fails" if a.PhaseOut(0, ("t1",)) in candidate.actions else None
+
+    trimmed, _ = trim(scenario, needs_phase_out, "fails")
+    assert trimmed.actions == (a.CreateToken(0, "t1"), a.PhaseOut(0, ("t1",)))
+    assert all(a.CreateToken(0, "t1") in actions for actions in tried)
 
 
 def test_keeps_everything_when_each_deletion_loses_the_failure() -> None:

@@ -189,6 +189,8 @@ def _property_problem(entry: Any) -> str | None:
         ("rules", entry.get("rules"), lambda v: _strings(v, CATALOG)),
         ("status", entry.get("status"), lambda v: v in get_args(Status)),
         ("examples", entry.get("examples"), lambda v: _is_int(v) and v >= 0),
+        ("exercised", entry.get("exercised", 0), lambda v: _is_int(v) and v >= 0),
+        ("refusals", entry.get("refusals", 0), lambda v: _is_int(v) and v >= 0),
         ("duration", entry.get("duration"), lambda v: _finite(v, number)),
         ("message", entry.get("message"), str),
         ("missing", entry.get("missing"), _strings),

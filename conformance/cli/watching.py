@@ -64,7 +64,7 @@ class RunWatcher:
         # Messages quote the engine, which can say a megabyte.
         result = dataclasses.replace(result, message=cut(result.message))
         self.results.append(result)
-        if result.status in ("fail", "engine-error"):
+        if result.status in ("fail", "engine-error", "not-exercised"):
             rules = ", ".join(result.rules) or "comparison with the reference engine"
             first = result.message.splitlines()[0] if result.message else ""
             self._clear()
@@ -79,7 +79,7 @@ class RunWatcher:
             for rule in {r for rules in self.planned.values() for r in rules}
             if all(p in done for p, rules in self.planned.items() if rule in rules)
         }
-        failures = sum(r.status in ("fail", "engine-error") for r in self.results)
+        failures = sum(r.status in ("fail", "engine-error", "not-exercised") for r in self.results)
         return (
             f"rules {len(rules_done)}/{self._rules_total}, "
             f"properties {len(done)}/{len(self.planned)}, failures {failures}"

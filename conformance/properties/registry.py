@@ -14,12 +14,18 @@ from conformance.scenario import Scenario
 
 ScenarioFactory = Callable[[Collection[Capability]], st.SearchStrategy[Scenario]]
 Check = Callable[[Trace], None]
+#: Whether a trace exercised a property's rule: the situation the rule is
+#: about arose *and* the engine showed the rule's effect (something phased,
+#: an Aura phased in with its host gone, ...). A trace where nothing happened
+#: satisfies every implication vacuously; it must not count toward a pass.
+Exercise = Callable[[Trace], bool]
 
 
 @dataclass(frozen=True)
 class Property:
     """`scenarios(caps)` generates scenarios the engine can play; `check`
-    raises `Violation` when the trace breaks a rule in `rules`."""
+    raises `Violation` when the trace breaks a rule in `rules`; `exercised`
+    says whether a trace that passed really put the rule to the test."""
 
     name: str
     rules: tuple[str, ...]
@@ -27,22 +33,39 @@ class Property:
     scenarios: ScenarioFactory
     check: Check
     doc: str
+    exercised: Exercise | None = None
+
+    @property
+    def exercise_doc(self) -> str:
+        """What exercising the rule means, as the predicate's docstring says."""
+        return " ".join((getattr(self.exercised, "__doc__", None) or "").split())
 
 
 REGISTRY: dict[str, Property] = {}
 
 
 def rule_property(
-    *rules: str, needs: Iterable[Capability] = (), scenarios: ScenarioFactory
+    *rules: str,
+    needs: Iterable[Capability] = (),
+    scenarios: ScenarioFactory,
+    exercised: Exercise | None = None,
 ) -> Callable[[Check], Check]:
-    """Register `check` as a property of `rules` (rule IDs of the catalog)."""
+    """Register `check` as a property of `rules` (rule IDs of the catalog);
+    `exercised` is the predicate a passing trace must meet to count toward
+    the property's pass (its docstring says what it means, for reports)."""
 
     def register(check: Check) -> Check:
         name = check.__name__
         if name in REGISTRY:
             raise ValueError(f"property {name} is registered twice")
         REGISTRY[name] = Property(
-            name, rules, frozenset(needs), scenarios, check, (check.__doc__ or "").strip()
+            name,
+            rules,
+            frozenset(needs),
+            scenarios,
+            check,
+            (check.__doc__ or "").strip(),
+            exercised,
         )
         return check
 

@@ -22,13 +22,15 @@ from typing import Any
 
 from conformance import __version__
 from conformance.catalog import CATALOG, CATALOG_VERSION
-from conformance.results import PropertyResult, Status
+from conformance.results import STATUSES, PropertyResult, Status
 
 #: Version of the report format; schemas/report.schema.json describes it.
-REPORT_FORMAT = 1
+REPORT_FORMAT = 2
 
 #: How a rule's status follows from its properties': the first that any has.
-_PRECEDENCE: tuple[Status, ...] = ("fail", "engine-error", "pass", "not-applicable")
+_PRECEDENCE: tuple[Status, ...] = STATUSES
+#: The statuses a certificate can stand on; any other does not conform.
+CONFORMING: tuple[Status, ...] = ("pass", "not-applicable")
 
 _VIOLATION = re.compile(
     r"^(?P<rule>\S+) (?P<where>.*?): expected (?P<expected>.*?); "
@@ -144,6 +146,7 @@ def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
         "status": status,
         "properties": sorted(r.property for r in results),
         "examples": sum(r.examples for r in results),
+        "exercised": sum(r.exercised for r in results),
         "missing": missing,
     }
     if status == "fail":
@@ -162,6 +165,8 @@ def _property_entry(
         "rules": list(result.rules),
         "status": result.status,
         "examples": result.examples,
+        "exercised": result.exercised,
+        "refusals": result.refusals,
         "duration": round(result.duration, 3),
         "message": result.message,
         "missing": list(result.missing),
@@ -183,7 +188,7 @@ def _summary(rules: list[dict], properties: list[dict]) -> dict[str, Any]:
         return {s: sum(e["status"] == s for e in entries) for s in _PRECEDENCE}
 
     return {
-        "conforms": all(e["status"] in ("pass", "not-applicable") for e in properties),
+        "conforms": all(e["status"] in CONFORMING for e in properties),
         "rules": count(rules),
         "properties": count(properties),
     }
@@ -197,6 +202,8 @@ def results_of(report: dict[str, Any]) -> list[PropertyResult]:
             rules=tuple(p["rules"]),
             status=p["status"],
             examples=p["examples"],
+            exercised=p.get("exercised", 0),
+            refusals=p.get("refusals", 0),
             message=p["message"],
             counterexample=(p.get("failure") or {}).get("scenario"),
             missing=tuple(p["missing"]),

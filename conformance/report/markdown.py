@@ -17,6 +17,7 @@ BADGES = {
     "pass": "✅ pass",
     "fail": "❌ fail",
     "engine-error": "💥 engine error",
+    "not-exercised": "⚠️ not exercised",
     "not-applicable": "➖ not applicable",
 }
 
@@ -44,7 +45,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         "Properties: " + ", ".join(f"{n} {s}" for s, n in summary["properties"].items() if n) + ".",
         "",
-        "| Rule | Status | Properties | Examples | What the rule says |",
+        "| Rule | Status | Properties | Examples (exercised) | What the rule says |",
         "| --- | --- | --- | ---: | --- |",
     ]
     failed_by_name = {p["name"]: p for p in report["properties"] if p.get("failure")}
@@ -58,15 +59,16 @@ def render_markdown(report: dict[str, Any]) -> str:
         props = ", ".join(
             f"[{p}](#{anchor(p)})" if p in failed_by_name else p for p in rule["properties"]
         )
-        lines.append(
-            f"| {rule['id']} | {status} | {props} | {rule['examples']} | {cell(rule['summary'])} |"
-        )
+        counted = f"{rule['examples']} ({rule['exercised']})"
+        lines.append(f"| {rule['id']} | {status} | {props} | {counted} | {cell(rule['summary'])} |")
     others = [p for p in report["properties"] if not p["rules"]]
     for prop in others:
         name = prop["name"]
         if name in failed_by_name:
             name = f"[{name}](#{anchor(name)})"
-        lines.append(f"| — | {BADGES[prop['status']]} | {name} | {prop['examples']} | |")
+        counted = f"{prop['examples']} ({prop['exercised']})"
+        lines.append(f"| — | {BADGES[prop['status']]} | {name} | {counted} | |")
+    lines += _not_exercised(report)
     lines += _not_applicable(report)
     failures = [p for p in report["properties"] if p.get("failure")]
     if failures:
@@ -74,6 +76,29 @@ def render_markdown(report: dict[str, Any]) -> str:
     for prop in failures:
         lines += ["", *_failure_section(prop)]
     return "\n".join(lines) + "\n"
+
+
+def _not_exercised(report: dict[str, Any]) -> list[str]:
+    """Properties that held but were put to the test too rarely to certify
+    their rules, with what exercising them means: a reader must see that
+    a green check there would have been unearned."""
+    props = [p for p in report["properties"] if p["status"] == "not-exercised"]
+    if not props:
+        return []
+    lines = [
+        "",
+        "## Not exercised: too few examples showed the engine doing what the rule is about",
+        "",
+        "| Property | Rules | Exercised / examples | Refused actions | What it takes |",
+        "| --- | --- | ---: | ---: | --- |",
+    ]
+    for prop in props:
+        lines.append(
+            f"| {prop['name']} | {', '.join(prop['rules'])} | "
+            f"{prop['exercised']} / {prop['examples']} | {prop['refusals']} | "
+            f"{cell(prop['message'])} |"
+        )
+    return lines
 
 
 def _not_applicable(report: dict[str, Any]) -> list[str]:

@@ -11,14 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from conformance.catalog import CATALOG
+from conformance.differential import COMPARISON
 from conformance.report.markdown import BADGES, anchor
 
 _COLOURS = {
     "pass": "#2e7d32",
     "fail": "#c62828",
     "engine-error": "#6a1b9a",
+    "not-exercised": "#ef6c00",
     "not-applicable": "#757575",
 }
+#: The matrix row of the stateful comparison with the reference engine.
+COMPARISON_ROW = "comparison with the reference engine"
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,12 @@ class Column:
         return str(self.report["engine"]["name"])
 
     def rule(self, rule_id: str) -> dict[str, Any] | None:
+        """The rule's entry; the comparison's row is its property's entry,
+        which has a status like a rule's (a run that does not conform must
+        not show an all-green column)."""
+        if rule_id == COMPARISON_ROW:
+            entry = next((p for p in self.report["properties"] if p["name"] == COMPARISON), None)
+            return None if entry is None else {**entry, "properties": [COMPARISON]}
         return next((r for r in self.report["rules"] if r["id"] == rule_id), None)
 
     def link(self, rule: dict[str, Any]) -> str:
@@ -73,7 +83,8 @@ def _read_column(path: Path) -> Column | None:
 def _rule_ids(columns: list[Column]) -> list[str]:
     present = {r["id"] for c in columns for r in c.report["rules"]}
     ordered = [r for r in CATALOG if r in present]
-    return ordered + sorted(present - set(ordered))
+    compared = any(p["name"] == COMPARISON for c in columns for p in c.report["properties"])
+    return ordered + sorted(present - set(ordered)) + ([COMPARISON_ROW] if compared else [])
 
 
 def render_index_md(columns: list[Column]) -> str:
@@ -107,6 +118,8 @@ def render_index_html(columns: list[Column]) -> str:
     rows = []
     for rule_id in _rule_ids(columns):
         summary = CATALOG[rule_id].summary if rule_id in CATALOG else ""
+        if rule_id == COMPARISON_ROW:
+            summary = "step by step, the engine shows what the reference engine shows"
         cells = []
         for column in columns:
             rule = column.rule(rule_id)
