@@ -18,6 +18,7 @@ from adapters.discovery import EngineNotFound, load_engine
 from conformance.atomic import write_text_atomically
 from conformance.catalog import CATALOG, marker_name
 from conformance.checking import PROFILES, profile
+from conformance.cli.checks import seconds
 from conformance.codec import to_data
 from conformance.properties import REGISTRY
 from conformance.results import PropertyResult
@@ -45,7 +46,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--engine-timeout",
-        type=float,
+        type=seconds,
         default=DEFAULT_TIMEOUT,
         help="seconds one engine call may take before it counts as hung",
     )

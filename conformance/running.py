@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
+from conformance.escaping import cut
 from conformance.observation import Observation
 from conformance.position import start_problems
-from conformance.report.escaping import cut
 from conformance.scenario import Scenario
 
 T = TypeVar("T")

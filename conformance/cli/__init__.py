@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(error: Exception) -> str:
     """An error message made safe for the terminal, on one line."""
-    from conformance.report.escaping import cut, for_terminal
+    from conformance.escaping import cut, for_terminal
 
     return " ".join(for_terminal(cut(str(error), 1000)).split())
 

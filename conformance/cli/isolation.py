@@ -35,7 +35,7 @@ from conformance.cli.watching import RunWatcher
 from conformance.codec import to_data
 from conformance.corpus import decode_result, result_of
 from conformance.differential import COMPARISON
-from conformance.report.escaping import cut
+from conformance.escaping import cut
 from conformance.results import PropertyResult
 
 #: Address space the engine may take beyond what the suite already uses.
@@ -266,7 +266,13 @@ class _Streamer:
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         failed_call = report.when == "call" and report.failed
-        if failed_call and result_of(report.user_properties) is None:
+        if report.when == "???":  # pytest-xdist: the worker running it died
+            name = property_of_item(report.nodeid)
+            message = "the engine killed the run: " + " ".join(report.longreprtext.split()[:40])
+            rules = self.judge.planned.get(name, ())
+            result = PropertyResult(name, rules, "engine-error", message=message)
+            self.channel.send({"result": to_data(result)})
+        elif failed_call and result_of(report.user_properties) is None:
             self._unrecorded(report)
         elif report.when == "call" or (report.when == "setup" and not report.passed):
             result = self.judge.result(report)

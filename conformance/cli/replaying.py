@@ -21,10 +21,10 @@ from conformance.codec import DecodeError
 from conformance.corpus import property_of, read_scenario
 from conformance.describe import describe_scenario
 from conformance.differential import COMPARISON, differences, first_disagreement
+from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView
 from conformance.properties import REGISTRY, Violation
-from conformance.report.escaping import cut, for_terminal
 from conformance.running import EngineError, Trace, play
 
 

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from conformance.corpus import result_of
 from conformance.differential import COMPARISON
-from conformance.report.escaping import cut, for_terminal
+from conformance.escaping import cut, for_terminal
 from conformance.results import PropertyResult, Status
 
 _PROPERTY_ITEM = re.compile(r"test_property\[(?P<name>.+)\]$")

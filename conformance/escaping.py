@@ -19,7 +19,9 @@ _TERMINAL_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # XML 1.0: Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
+# Markdown that could turn text into a link, an image, code or a table cell
+# (HTML is escaped apart, and emphasis does no harm).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`\[\]|])")
 
 
 def cut(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -50,3 +52,17 @@ def for_markdown(text: str) -> str:
     on one line (a newline would end a table row)."""
     flat = " ".join(for_terminal(text).split())
     return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(flat, quote=False))
+
+
+def markdown_code(text: str) -> str:
+    """`text` as an inline code span, whatever backticks it holds."""
+    flat = " ".join(for_terminal(text).split())
+    longest = max((len(run) for run in re.findall("`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {flat} {fence}" if longest else f"`{flat}`"
+
+
+def markdown_fence(text: str) -> str:
+    """A code fence longer than any run of backticks in `text`."""
+    longest = max((len(run) for run in re.findall("`{3,}", text)), default=0)
+    return "`" * max(3, longest + 1)
