@@ -327,3 +327,14 @@ def test_merge_never_writes_outside_out(
     report = json.loads(Path("merged/m/report.json").read_text())
     failure = next(p for p in report["properties"] if p["name"] == PROP)["failure"]
     assert failure["scenario_file"] == f"counterexamples/{files[0].name}"
+
+
+def test_merge_without_out_stays_in_the_default_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    engine = {"name": "..", "version": "1", "capabilities": [], "missing": {}}
+    paths = [write(f"s{i}/report.json", {**shard(i), "engine": engine}) for i in (1, 2)]
+    assert main(["merge", *paths]) == 1
+    capsys.readouterr()
+    assert Path("phasecert-reports/__/report.json").is_file()
+    assert not (tmp_path / "report.json").exists()

@@ -16,11 +16,13 @@ suite) is not the engine's fault: the run stops and the CLI says what failed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import select
 import signal
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -97,6 +99,9 @@ def _one_child(
     """One child: its pytest exit code, or None and the properties it was
     running when it died (each now has an engine-error result)."""
     read_end, write_end = os.pipe()
+    # What the parent buffered must not be printed by the child as well.
+    sys.stdout.flush()
+    sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the child
         code = 70
@@ -104,6 +109,10 @@ def _one_child(
             os.close(read_end)
             code = _child(child, frozenset(done), write_end)
         finally:
+            # Whatever happens, the child never returns into the parent's code.
+            with contextlib.suppress(BaseException):
+                sys.stdout.flush()
+                sys.stderr.flush()
             os._exit(code)
     os.close(write_end)
     running: list[str] = []
