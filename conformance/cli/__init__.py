@@ -18,6 +18,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from types import FrameType
 
@@ -103,7 +104,8 @@ def _baseline_options(command: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -113,7 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"phasecert: terminated (SIGTERM); {_STOPPED}", file=sys.stderr)
         return EXIT_TERMINATED
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _one_line(error: Exception) -> str:

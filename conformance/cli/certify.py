@@ -1,5 +1,5 @@
-"""`phasecert certify` and `phasecert merge`: run the suite through pytest,
-write the reports, and gate on a baseline.
+"""`phasecert certify`: run the suite through pytest (in a child process,
+`conformance.cli.isolation`), write the reports, and gate on a baseline.
 
 Everything that can be wrong with the command line (engine, rule, shard,
 baseline, corpus, example database) is checked before the run starts, so a
@@ -93,10 +93,13 @@ def certify(args: argparse.Namespace) -> int:
         planned = planned_tests(args.rule, args.shard)
     except ValueError as e:
         raise UsageFailure(str(e)) from None
-    if not planned:
+    if not planned and args.shard:
         every = len(planned_tests(args.rule, None))
-        where = f"shard {args.shard} holds" if args.shard else "the rules asked for have"
-        raise UsageFailure(f"{where} no property to run ({every} in all without --shard)")
+        raise UsageFailure(
+            f"shard {args.shard} holds no property to run ({every} in all without --shard)"
+        )
+    if not planned:
+        raise UsageFailure("no property covers the rules asked for")
     out = Path(args.out) if args.out else default_out(engine.name)
     writable_directory(out, "--out")
     remove_stale_temporaries(out, out / CORPUS_DIRNAME, out.parent)
@@ -109,12 +112,14 @@ def certify(args: argparse.Namespace) -> int:
 
     started = now()
     watcher = RunWatcher(planned, sys.stdout, live=sys.stdout.isatty())
-    code = run_isolated(
-        _pytest_args(args, corpus_dir, out),
-        watcher,
-        timeout=args.engine_timeout,
-        storage=out / ".hypothesis",
-        memory_mb=args.engine_memory,
+    code = _exit_code(
+        run_isolated(
+            _pytest_args(args, corpus_dir, out),
+            watcher,
+            timeout=args.engine_timeout,
+            storage=out / ".hypothesis",
+            memory_mb=args.engine_memory,
+        )
     )
     if code == pytest.ExitCode.INTERRUPTED:
         raise Interrupted
@@ -141,6 +146,13 @@ def certify(args: argparse.Namespace) -> int:
     }
     report = build_report(watcher.results, info, files, out)
     return conclude(report, watcher.results, out, baseline, args)
+
+
+def _exit_code(code: int) -> pytest.ExitCode | int:
+    try:
+        return pytest.ExitCode(code)
+    except ValueError:
+        return code
 
 
 def _scenario(result: PropertyResult) -> Scenario:
