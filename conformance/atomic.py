@@ -80,14 +80,15 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def remove_stale_temporaries(*directories: Path) -> None:
-    """Delete the temporary files a killed run left in `directories` (those
-    of a run in progress are younger than STALE_AFTER seconds)."""
+def remove_stale_temporaries(directory: Path, *names: str) -> None:
+    """Delete the temporary files a killed run left in `directory` while
+    writing one of `names` (file names, or patterns like `*.json`); those of
+    a run in progress are younger than STALE_AFTER seconds."""
+    if not directory.is_dir():
+        return
     cutoff = time.time() - STALE_AFTER
-    for directory in directories:
-        if not directory.is_dir():
-            continue
-        for tmp in directory.glob(".*.tmp"):
+    for name in names:
+        for tmp in directory.glob(f".{name}.*.tmp"):
             try:
                 if tmp.is_file() and not tmp.is_symlink() and tmp.stat().st_mtime < cutoff:
                     tmp.unlink()

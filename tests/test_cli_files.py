@@ -43,12 +43,15 @@ def test_a_group_of_files_is_replaced_all_or_none(tmp_path: Path) -> None:
 
 def test_stale_temporary_files_are_removed(tmp_path: Path) -> None:
     stale, fresh = tmp_path / ".report.json.x1.tmp", tmp_path / ".report.md.x2.tmp"
-    for path in (stale, fresh):
+    others = tmp_path / ".another-tool.x3.tmp"
+    for path in (stale, fresh, others):
         path.write_text("half")
-    old = time.time() - STALE_AFTER - 10
-    os.utime(stale, (old, old))
-    remove_stale_temporaries(tmp_path, tmp_path / "missing")
-    assert not stale.exists() and fresh.exists()
+        old = time.time() - STALE_AFTER - 10
+        os.utime(path, (old, old))
+    os.utime(fresh)
+    remove_stale_temporaries(tmp_path, "report.json", "report.md")
+    remove_stale_temporaries(tmp_path / "missing", "report.json")
+    assert not stale.exists() and fresh.exists() and others.exists()
 
 
 def test_certify_writes_only_under_out_and_cleans_up(

@@ -42,6 +42,7 @@ from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_data
 from conformance.differential import COMPARISON
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report, engine_directory, write_reports
+from conformance.report.writing import INDEX_FILES, REPORT_FILES
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
 from conformance.sharding import in_shard, item_key, parse_shard
@@ -102,7 +103,7 @@ def certify(args: argparse.Namespace) -> int:
         raise UsageFailure("no property covers the rules asked for")
     out = Path(args.out) if args.out else default_out(engine.name)
     writable_directory(out, "--out")
-    remove_stale_temporaries(out, out / CORPUS_DIRNAME, out.parent)
+    clean_up_after_killed_runs(out)
     corpus_dir = out / CORPUS_DIRNAME
     load_corpus(corpus_dir)  # a broken corpus file is a setup error, named now
     baseline = checked_baseline(args)
@@ -146,6 +147,13 @@ def certify(args: argparse.Namespace) -> int:
     }
     report = build_report(watcher.results, info, files, out)
     return conclude(report, watcher.results, out, baseline, args)
+
+
+def clean_up_after_killed_runs(out: Path) -> None:
+    """Remove the temporary files a run killed while writing left behind."""
+    remove_stale_temporaries(out, *REPORT_FILES)
+    remove_stale_temporaries(out / CORPUS_DIRNAME, "*.json")
+    remove_stale_temporaries(out.parent, *INDEX_FILES)
 
 
 def _exit_code(code: int) -> pytest.ExitCode | int:

@@ -19,7 +19,12 @@ from typing import Any, get_args
 from conformance.atomic import write_text_atomically
 from conformance.catalog import CATALOG
 from conformance.checking import PROFILES
-from conformance.cli.certify import checked_baseline, conclude, default_out
+from conformance.cli.certify import (
+    checked_baseline,
+    clean_up_after_killed_runs,
+    conclude,
+    default_out,
+)
 from conformance.cli.checks import UsageFailure, writable_directory
 from conformance.codec import DecodeError, dumps, from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, read_limited
@@ -51,6 +56,7 @@ def merge(args: argparse.Namespace) -> int:
     engine = first["engine"]["name"]
     out = Path(args.out) if args.out else default_out(engine)
     writable_directory(out, "--out")
+    clean_up_after_killed_runs(out)
     results: dict[str, PropertyResult] = {}
     scenarios: dict[str, Scenario] = {}
     for path, report in shards:

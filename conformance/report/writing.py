@@ -17,6 +17,7 @@ from conformance.report.markdown import render_markdown
 from conformance.report.matrix import load_columns, render_index_html, render_index_md
 
 REPORT_FILES = ("report.json", "report.md", "junit.xml")
+INDEX_FILES = ("index.html", "index.md")
 
 
 def engine_directory(engine: str) -> str:
