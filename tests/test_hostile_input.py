@@ -338,3 +338,14 @@ def test_merge_without_out_stays_in_the_default_directory(
     capsys.readouterr()
     assert Path("phasecert-reports/__/report.json").is_file()
     assert not (tmp_path / "report.json").exists()
+
+
+def test_merge_cuts_huge_messages(capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [write("s1/report.json", with_property(1, message="x" * 1_000_000))]
+    paths.append(write("s2/report.json", shard(2)))
+    assert main(["merge", *paths, "--out", "merged/m"]) == 1
+    capsys.readouterr()
+    assert Path("merged/m/report.json").stat().st_size < 50_000
+    report = json.loads(Path("merged/m/report.json").read_text())
+    message = next(p["message"] for p in report["properties"] if p["name"] == PROP)
+    assert message.endswith("[cut: 996000 more characters]")

@@ -40,6 +40,7 @@ from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
 from conformance.differential import COMPARISON
+from conformance.escaping import cut, for_terminal
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report, engine_directory, write_reports
 from conformance.report.writing import INDEX_FILES, REPORT_FILES
@@ -229,7 +230,7 @@ def conclude(
         print(f"baseline {args.baseline} rewritten: {len(new)} expected failure(s)")
     counts = report["summary"]["rules"]
     print(
-        f"{report['engine']['name']}: rules "
+        f"{for_terminal(cut(report['engine']['name'], 200))}: rules "
         + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     )
     for result in verdict.regressions:

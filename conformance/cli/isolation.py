@@ -74,10 +74,10 @@ def run_isolated(
     done: set[str] = set()
     child = _ChildRun(pytest_args, watcher.planned, storage, memory_mb)
     while True:
-        exit_code, running = _one_child(child, watcher, done, timeout)
+        exit_code, started = _one_child(child, watcher, done, timeout)
         if exit_code is not None:
             return exit_code
-        if not running:
+        if not started:
             raise InfrastructureFailure(
                 "the test process died before any property started; see its message above"
             )
@@ -96,8 +96,9 @@ class _ChildRun:
 def _one_child(
     child: _ChildRun, watcher: RunWatcher, done: set[str], timeout: float
 ) -> tuple[int | None, list[str]]:
-    """One child: its pytest exit code, or None and the properties it was
-    running when it died (each now has an engine-error result)."""
+    """One child: its pytest exit code, or None and the properties it
+    started before it died (those without a result now have an engine-error
+    one, blaming them)."""
     read_end, write_end = os.pipe()
     # What the parent buffered must not be printed by the child as well.
     sys.stdout.flush()
@@ -115,22 +116,22 @@ def _one_child(
                 sys.stderr.flush()
             os._exit(code)
     os.close(write_end)
-    running: list[str] = []
+    started: list[str] = []
     try:
-        outcome = _follow(pid, read_end, watcher, done, running, timeout + _GRACE)
+        outcome = _follow(pid, read_end, watcher, done, started, timeout + _GRACE)
     except BaseException:
         _kill(pid)
         raise
     finally:
         os.close(read_end)
     if isinstance(outcome, int):
-        return outcome, []
-    for name in running:
-        watcher.record(
-            PropertyResult(name, watcher.planned.get(name, ()), "engine-error", message=outcome)
-        )
-        done.add(name)
-    return None, running
+        return outcome, started
+    for name in started:
+        if name not in done:
+            rules = watcher.planned.get(name, ())
+            watcher.record(PropertyResult(name, rules, "engine-error", message=outcome))
+            done.add(name)
+    return None, started
 
 
 def _follow(
@@ -138,11 +139,11 @@ def _follow(
     fd: int,
     watcher: RunWatcher,
     done: set[str],
-    running: list[str],
+    started: list[str],
     silence: float,
 ) -> int | str:
     """Read the child's messages until it ends: its pytest exit code, or why
-    it died (the blame for the properties in `running`)."""
+    it died (the blame for the properties it started and did not finish)."""
     buffer = b""
     heard = time.monotonic()
     exit_code: int | None = None
@@ -163,16 +164,20 @@ def _follow(
         buffer += chunk
         *lines, buffer = buffer.split(b"\n")
         for line in lines:
-            message = json.loads(line)
-            if "start" in message:
-                running.append(message["start"])
-            elif "result" in message:
-                result = decode_result(message["result"])
-                watcher.record(result)
-                done.add(result.property)
-                if result.property in running:
-                    running.remove(result.property)
-            elif "abort" in message:
+            try:
+                message = json.loads(line)
+                if not isinstance(message, dict):
+                    raise TypeError(f"{type(message).__name__}, not an object")
+                if "start" in message:
+                    started.append(str(message["start"]))
+                elif "result" in message:
+                    result = decode_result(message["result"])
+                    watcher.record(result)
+                    done.add(result.property)
+            except (ValueError, KeyError, TypeError) as e:
+                _kill(pid)
+                raise InfrastructureFailure(f"garbled message from the test process ({e})") from e
+            if "abort" in message:
                 _kill(pid)
                 raise InfrastructureFailure(message["abort"])
             elif "exit" in message:

@@ -11,6 +11,7 @@ is rewritten from the scenario recorded in the report.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -29,6 +30,7 @@ from conformance.cli.checks import UsageFailure, writable_directory
 from conformance.codec import DecodeError, dumps, from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, read_limited
 from conformance.differential import COMPARISON
+from conformance.escaping import cut
 from conformance.legality import InvalidScenario, check_setup
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report, results_of
@@ -61,6 +63,7 @@ def merge(args: argparse.Namespace) -> int:
     scenarios: dict[str, Scenario] = {}
     for path, report in shards:
         for result in results_of(report):
+            result = dataclasses.replace(result, message=cut(result.message))
             if result.property in results:
                 raise BadShard(f"{path}: {result.property} is in another shard as well")
             results[result.property] = result
