@@ -9,6 +9,7 @@ needs a capability the engine lacks is skipped as "not applicable: needs X".
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,12 +82,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="session")
-def phasecert_engine(request: pytest.FixtureRequest) -> Any:
-    """The engine named by --engine."""
+def phasecert_engine(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The engine named by --engine; one in its own process is stopped at
+    the end of the session."""
     try:
-        return load_engine(request.config.getoption("engine"))
+        engine = load_engine(request.config.getoption("engine"))
     except EngineNotFound as e:
         raise pytest.UsageError(str(e)) from None
+    yield engine
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
 
 
 @pytest.fixture(scope="session")

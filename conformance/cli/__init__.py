@@ -62,6 +62,11 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("--property", help="property to check (default: from the file name)")
     replay.add_argument("--engine-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
 
+    serve = sub.add_parser(
+        "serve", help="serve an installed adapter over the engine protocol on stdin/stdout"
+    )
+    serve.add_argument("--engine", required=True, help="engine name (see: phasecert engines)")
+
     sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
     sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
 
@@ -81,7 +86,7 @@ def _baseline_options(command: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from conformance.cli import certify, listing, replaying
+    from conformance.cli import certify, listing, replaying, serving
 
     commands = {
         "certify": certify.certify,
@@ -89,6 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": replaying.replay,
         "rules": lambda _: listing.list_rules(),
         "engines": lambda _: listing.list_engines(),
+        "serve": lambda a: serving.serve_stdio(a.engine),
     }
     try:
         return commands[args.command](args)
