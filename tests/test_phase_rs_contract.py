@@ -196,8 +196,60 @@ def test_a_setup_control_effect_lasts_its_duration() -> None:
 
 
 @requires_phase
-def test_gain_control_for_as_long_as_is_not_played() -> None:
+def test_gain_control_for_as_long_as_is_x_s_ability_and_ends_as_x_phases_out() -> None:
+    """611.2b, R2017-for-as-long-as: played as X's own ability; the engine
+    ends it when X phases out (702.26b)."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            Permanent("c", owner=1, controller=1, power=1, toughness=1),
+        )
+    )
+    game = PhaseRsEngine().start(setup)
+    seen = game.perform(a.GainControl(0, "c", Duration("as_long_as_you_control", "x")))
+    assert (seen.refused, seen.permanent("c").controller) == (None, 0)
+    assert game.perform(a.PhaseOut(0, ("x",))).permanent("c").controller == 1
+
+
+@requires_phase
+def test_gain_control_for_as_long_as_another_players_x_is_refused_clearly() -> None:
+    """611.2b: phase.rs has no way to say "for as long as you control X" for
+    an X the caster doesn't control (probes/control_for_as_long_as_other.py)."""
     lands = (Permanent("p1", types=("land",)), Permanent("p2", types=("land",)))
     game = PhaseRsEngine().start(Setup(permanents=lands))
     seen = game.perform(a.GainControl(1, "p1", Duration("as_long_as_you_control", "p2")))
-    assert seen.refused is not None and "can't" in seen.refused
+    assert seen.refused is not None and "only as an ability of p2" in seen.refused
+    assert seen.permanent("p1").controller == 0
+
+
+@requires_phase
+def test_a_setup_control_effect_for_as_long_as_ends_as_x_phases_out() -> None:
+    """611.2b: the setup's effect has X as its source, as the engine's own
+    ability would; the engine ends it when X phases out."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            Permanent("c", owner=1, controller=0, power=1, toughness=1),
+        ),
+        effects=(ControlEffect("c", 0, Duration("as_long_as_you_control", "x")),),
+    )
+    game = PhaseRsEngine().start(setup)
+    assert game.observe().permanent("c").controller == 0
+    assert game.perform(a.PhaseOut(0, ("x",))).permanent("c").controller == 1
+
+
+@requires_phase
+def test_phase_out_until_is_the_sources_ability() -> None:
+    """610.4: the source's ability phases the target out (directly). That
+    phase.rs then phases it in at the next untap step is D10."""
+    setup = Setup(
+        permanents=(
+            Permanent("src", types=("artifact",)),
+            Permanent("c", owner=1, controller=1, power=1, toughness=1),
+        )
+    )
+    game = PhaseRsEngine().start(setup)
+    seen = game.perform(a.PhaseOutUntil(0, "src", "c"))
+    assert seen.refused is None
+    assert (seen.permanent("c").phased_out, seen.permanent("c").cause) == (True, "direct")
+    assert game.perform(a.PhaseOutUntil(1, "src", "c")).refused is not None
