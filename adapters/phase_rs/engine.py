@@ -30,7 +30,7 @@ MISSING: dict[C, str] = {
 #: Declared with one limit: phase.rs parses "for as long as you control X"
 #: only as an ability of X, so `GainControl` lasting that long is played when
 #: the caster controls X, phased in, and refused otherwise (611.2b's "never
-#: starts" cases; probes/control_for_as_long_as_other.py). "Phases out until X
+#: starts" cases; probes/control_for_as_long_as.py). "Phases out until X
 #: leaves" is X's ability too, and phase.rs ignores its duration (D10).
 CAPABILITIES: frozenset[C] = frozenset(
     {
