@@ -16,6 +16,7 @@ from adapters.protocol import missing_capabilities
 
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
+STDIO_PREFIX = "stdio:"
 
 
 class EngineNotFound(LookupError):
@@ -44,6 +45,13 @@ def load_engine(name: str) -> Any:
         from adapters.mutants import mutant_engine
 
         return mutant_engine(name.removeprefix(MUTANT_PREFIX))
+    if name.startswith(STDIO_PREFIX):
+        from adapters.stdio import EngineProcessError, StdioEngine
+
+        try:
+            return StdioEngine(name)
+        except (ValueError, EngineProcessError) as e:
+            raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e
     target = _builtin().get(name)
     if target is None and ":" in name:
         target = name  # "package.module:Factory", for an adapter under development

@@ -84,6 +84,11 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("--property", help="property to check (default: from the file name)")
     replay.add_argument("--engine-timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S")
 
+    serve = sub.add_parser(
+        "serve", help="serve an installed adapter over the engine protocol on stdin/stdout"
+    )
+    serve.add_argument("--engine", required=True, help="engine name (see: phasecert engines)")
+
     sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
     sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
 
@@ -133,7 +138,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 def _main(argv: Sequence[str] | None) -> int:
     from adapters.discovery import EngineNotFound
     from conformance.baseline import BaselineError
-    from conformance.cli import certify, listing, merging, replaying
+    from conformance.cli import certify, listing, merging, replaying, serving
     from conformance.cli.isolation import InfrastructureFailure
     from conformance.corpus import CorpusError
 
@@ -144,6 +149,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "replay": replaying.replay,
         "rules": lambda _: listing.list_rules(),
         "engines": lambda _: listing.list_engines(),
+        "serve": lambda a: serving.serve_stdio(a.engine),
     }
     try:
         return commands[args.command](args)
