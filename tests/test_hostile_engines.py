@@ -21,7 +21,7 @@ from hypothesis.errors import FlakyFailure
 import conformance.suite
 from adapters.reference import ReferenceEngine
 from conformance.cli import main
-from conformance.codec import to_data
+from conformance.codec import dumps, to_data
 from conformance.observation import Observation
 from conformance.running import EngineError, play
 from conformance.scenario import Scenario
@@ -172,6 +172,15 @@ def test_hostile_text_is_cut_and_escaped_everywhere(capsys: pytest.CaptureFixtur
     ElementTree.fromstring(Path("out/x/junit.xml").read_bytes())  # parses
     for index in ("index.md", "index.html"):
         assert "<script" not in Path("out", index).read_text()
+
+
+def test_replay_reports_an_engine_error_as_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    Path("untap_step_untaps_after_phasing.json").write_text(dumps(SCENARIO))
+    args = ["replay", "untap_step_untaps_after_phasing.json", "--engine", "hostile_engines:Shouts"]
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert code == 1 and "ENGINE ERROR" in out and "[cut: " in out, out + err
+    assert "\x1b" not in out and len(out) < 10_000
 
 
 def test_infrastructure_failure_stops_the_run(
