@@ -80,10 +80,10 @@ def planned_tests(rules: list[str], shard: str | None) -> dict[str, tuple[str, .
 
 
 def default_out(engine: str) -> Path:
-    """DEFAULT_ROOT/<engine>; an engine named `..` (a shard report can say
-    anything) stays inside it."""
+    """DEFAULT_ROOT/<engine>; an engine named `..` or nothing (a shard
+    report can say anything) stays inside it."""
     name = engine_directory(engine)
-    return DEFAULT_ROOT / (name.replace(".", "_") if set(name) <= {"."} else name)
+    return DEFAULT_ROOT / ((name.replace(".", "_") or "_") if set(name) <= {"."} else name)
 
 
 def certify(args: argparse.Namespace) -> int:
