@@ -172,8 +172,10 @@ def _follow(
                     started.append(str(message["start"]))
                 elif "result" in message:
                     result = decode_result(message["result"])
-                    watcher.record(result)
-                    done.add(result.property)
+                    # With -n, workers don't leave out what a previous child ran.
+                    if result.property not in done:
+                        watcher.record(result)
+                        done.add(result.property)
             except (ValueError, KeyError, TypeError) as e:
                 _kill(pid)
                 raise InfrastructureFailure(f"garbled message from the test process ({e})") from e
