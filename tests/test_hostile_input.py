@@ -111,6 +111,12 @@ CASES: list[tuple[str, Callable[[], object], list[str], str]] = [
         (f"timeout {t}", lambda: None, [*CERTIFY, "--engine-timeout", t], "expected seconds")
         for t in ("0", "-1", "nan", "inf", "1e309", "abc", "1e6")
     ],
+    (
+        "baseline a fifo",
+        lambda: fifo(Path("b.txt")),
+        [*CERTIFY, "--baseline", "b.txt"],
+        "baseline b.txt: can't read it (not a regular file)",
+    ),
     ("memory tiny", lambda: None, [*CERTIFY, "--engine-memory", "1"], "expected MB"),
     ("corpus deep", lambda: corpus_file(deep()), [*CERTIFY, "--out", "out"], "nested too deeply"),
     ("corpus big int", lambda: corpus_file(huge_int()), [*CERTIFY, "--out", "out"], "not JSON"),
