@@ -117,6 +117,8 @@ CASES: list[tuple[str, Callable[[], object], list[str], str]] = [
         [*CERTIFY, "--baseline", "b.txt"],
         "baseline b.txt: can't read it (not a regular file)",
     ),
+    ("workers junk", lambda: None, [*CERTIFY, "-n", "abc"], "expected a number of workers"),
+    ("workers zero", lambda: None, [*CERTIFY, "-n", "0"], "expected a number of workers"),
     ("memory tiny", lambda: None, [*CERTIFY, "--engine-memory", "1"], "expected MB"),
     ("corpus deep", lambda: corpus_file(deep()), [*CERTIFY, "--out", "out"], "nested too deeply"),
     ("corpus big int", lambda: corpus_file(huge_int()), [*CERTIFY, "--out", "out"], "not JSON"),

@@ -42,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     from conformance.checking import PROFILES
-    from conformance.cli.checks import megabytes, seconds
+    from conformance.cli.checks import megabytes, seconds, workers
     from conformance.cli.isolation import DEFAULT_MEMORY_MB
     from conformance.running import DEFAULT_TIMEOUT
 
@@ -64,7 +64,9 @@ def parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--seed", type=int, help="Hypothesis seed, for a reproducible run")
     run.add_argument("--shard", metavar="I/N", help="run only shard I of N, e.g. 2/4")
-    run.add_argument("-n", dest="workers", metavar="N|auto", help="parallel workers (xdist)")
+    run.add_argument(
+        "-n", dest="workers", type=workers, metavar="N|auto", help="parallel workers (xdist)"
+    )
     run.add_argument(
         "--example-db", metavar="URL|DIR", help="Hypothesis example DB: redis://HOST:PORT/N or DIR"
     )

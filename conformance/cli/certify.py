@@ -34,6 +34,7 @@ from conformance.cli.checks import (
     example_db_spec,
     writable_directory,
     writable_file,
+    xdist_installed,
 )
 from conformance.cli.isolation import run_isolated
 from conformance.cli.watching import RunWatcher
@@ -108,6 +109,8 @@ def certify(args: argparse.Namespace) -> int:
     corpus_dir = out / CORPUS_DIRNAME
     load_corpus(corpus_dir)  # a broken corpus file is a setup error, named now
     baseline = checked_baseline(args)
+    if args.workers:
+        xdist_installed()
     if args.example_db:
         example_db_spec(args.example_db)
         example_database(args.example_db)

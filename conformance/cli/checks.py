@@ -4,6 +4,7 @@ and exit 2 before the run, never a traceback after it."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import tempfile
@@ -44,6 +45,18 @@ def megabytes(text: str) -> int:
     if not low <= value <= high:
         raise argparse.ArgumentTypeError(f"{text!r}: expected MB from {low} to {high}")
     return value
+
+
+def workers(text: str) -> str:
+    """argparse type of -n: a number of workers, or auto/logical (pytest-xdist)."""
+    if text in ("auto", "logical") or (text.isdigit() and 0 < int(text) <= 1024):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: expected a number of workers, auto or logical")
+
+
+def xdist_installed() -> None:
+    if importlib.util.find_spec("xdist") is None:
+        raise UsageFailure("-n needs pytest-xdist (pip install 'phasecert[xdist]')")
 
 
 def writable_directory(path: Path, option: str, named: Path | None = None) -> None:
