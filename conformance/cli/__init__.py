@@ -78,6 +78,17 @@ def parser() -> argparse.ArgumentParser:
         metavar="MB",
         help=f"memory the engine may take (default {DEFAULT_MEMORY_MB})",
     )
+    run.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run a Python engine in its own process, over the engine protocol "
+        "(short for --engine stdio:'phasecert serve --engine NAME')",
+    )
+    run.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message of a stdio: engine against schemas/protocol.schema.json",
+    )
     _baseline_options(run)
 
     replay = sub.add_parser("replay", help="re-run one stored counterexample")

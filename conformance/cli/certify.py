@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from adapters.discovery import load_engine
+from adapters.discovery import STDIO_PREFIX, load_engine
 from adapters.protocol import missing_capabilities
 from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
@@ -88,6 +89,8 @@ def default_out(engine: str) -> Path:
 
 
 def certify(args: argparse.Namespace) -> int:
+    if args.isolate:
+        args.engine = served(args.engine)
     engine = load_engine(args.engine)
     for rule in args.rule:
         if rule not in CATALOG:
@@ -188,6 +191,14 @@ def checked_baseline(args: argparse.Namespace) -> Baseline | None:
     return baseline
 
 
+def served(engine: str) -> str:
+    """The stdio spec that runs `engine` in its own process (`--isolate`)."""
+    if engine.startswith(STDIO_PREFIX):
+        raise UsageFailure(f"--isolate: {engine} runs in its own process already")
+    command = [sys.executable, "-m", "conformance.cli", "serve", "--engine", engine]
+    return STDIO_PREFIX + shlex.join(command)
+
+
 def _pytest_args(args: argparse.Namespace, corpus_dir: Path, report_dir: Path) -> list[str]:
     # -c devnull: the engine author's own pytest configuration (addopts,
     # plugins) must not change what a certification run is. The engine is
@@ -196,6 +207,8 @@ def _pytest_args(args: argparse.Namespace, corpus_dir: Path, report_dir: Path) -
     out += ["-p", "no:benchmark", "--pyargs", "conformance.suite", "--engine", args.engine]
     out += ["--phasecert-profile", args.profile, "--phasecert-corpus", str(corpus_dir)]
     out += ["--engine-timeout", str(args.engine_timeout)]
+    if args.validate_protocol:
+        out.append("--validate-protocol")
     for rule in args.rule:
         out += ["--rule", rule]
     if args.rule:
