@@ -18,6 +18,7 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
+    phased_out_history,
     phased_out_under,
 )
 from conformance.properties.history import (
@@ -26,10 +27,11 @@ from conformance.properties.history import (
     untap_steps,
     until_waiting,
     view,
+    was_in_went_out,
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.strategies import scenarios
+from conformance.strategies import plans
 
 _CONTROL = (
     C.CONTROL_CHANGE,
@@ -41,11 +43,35 @@ _CONTROL = (
 _AS_LONG_AS = {C.CONTROL_CHANGE, C.TARGETING, C.CONTROL_AS_LONG_AS}
 
 
+def _boost_ended_while_out(trace: Trace) -> bool:
+    """702.26f: a boost on a creature ended while it was phased out, and the
+    engine showed the creature back, phased in, with its power and
+    toughness."""
+    obs = observations(trace)
+    for e, end in boosts(trace):
+        for pid in e.targets:
+            if end is None or end == 0 or not _out(view(obs[end - 1], pid)):
+                continue
+            for k in range(end, len(obs)):
+                v = view(obs[k], pid)
+                if v is None or not v.on_battlefield:
+                    break
+                if v.phased_in and v.power is not None and expected_pt(trace, k, pid):
+                    return True
+    return False
+
+
+def _out(v: PermanentView | None) -> bool:
+    return v is not None and v.on_battlefield and v.phased_out
+
+
 @rule_property(
     "702.26f",
     needs={C.PT_BOOST},
-    scenarios=lambda caps: scenarios(
+    exercised=_boost_ended_while_out,
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, C.PT_BOOST, C.COUNTERS, C.TARGETING),
+        plans.boost_then_phase_out,
         kinds=(a.PassTurn, a.PhaseOut),
         min_actions=1,
         max_actions=4,
@@ -96,12 +122,32 @@ def _tracks_phasing(trace: Trace, g: Grant) -> bool:
     )
 
 
+def _control_ended_as_x_phased_out(trace: Trace) -> bool:
+    """R2017-for-as-long-as: the engine showed a player's control "for as
+    long as you control X" end as X phased out."""
+    obs = observations(trace)
+    for g in control_grants(trace):
+        if g.end is None or g.end == 0 or not _tracks_phasing(trace, g):
+            continue
+        b, c = view(obs[g.end - 1], g.target), view(obs[g.end], g.target)
+        if (
+            b is not None
+            and c is not None
+            and b.controller == g.player
+            and c.on_battlefield
+            and c.controller not in (None, g.player)
+        ):
+            return True
+    return False
+
+
 @rule_property(
     "R2017-for-as-long-as",
     "702.26f",
     needs=_AS_LONG_AS,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
+        plans.control_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=2,
         max_actions=5,
@@ -109,6 +155,7 @@ def _tracks_phasing(trace: Trace, g: Grant) -> bool:
         max_permanents=3,
         phased_out=False,
     ),
+    exercised=_control_ended_as_x_phased_out,
 )
 def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
     """ "Gain control of T for as long as you control X" ends when X phases
@@ -143,11 +190,31 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
                 )
 
 
+def _never_started(trace: Trace) -> bool:
+    """611.2b: a "gain control for as long as you control X" resolved with X
+    phased out and the target stayed with its controller, in a trace where
+    the engine shows another GainControl changing a controller."""
+    never = changed = False
+    for step in trace.steps:
+        x = step.action
+        b = view(step.before, x.target) if isinstance(x, a.GainControl) else None
+        c = view(step.after, x.target) if isinstance(x, a.GainControl) else None
+        if not isinstance(x, a.GainControl) or step.after.refused is not None or not (b and c):
+            continue
+        anchor = view(step.before, x.duration.of) if x.duration.of is not None else None
+        if _out(anchor) and c.controller == b.controller:
+            never = True
+        elif c.controller != b.controller:
+            changed = True
+    return never and changed
+
+
 @rule_property(
     "611.2b",
     needs=_AS_LONG_AS,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
+        plans.control_as_long_as_x_out,
         kinds=(a.PhaseOut, a.GainControl),
         min_actions=2,
         max_actions=4,
@@ -156,6 +223,7 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
         phased_out=False,
         effects=False,
     ),
+    exercised=_never_started,
 )
 def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
     """ "Gain control of T for as long as you control X" does nothing if, as
@@ -180,23 +248,10 @@ def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
             )
 
 
-@rule_property(
-    "R2017-control",
-    needs={C.CONTROL_CHANGE},
-    scenarios=lambda caps: scenarios(
-        focus(caps, *_CONTROL),
-        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
-        min_actions=2,
-        max_actions=5,
-        min_permanents=1,
-        max_permanents=3,
-        permanent_kinds=("creature", "artifact"),
-    ),
-)
-def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace) -> None:
-    """If the control effect on a phased-out permanent ends while it is out,
-    it still phases in at the untap step of the player it phased out under,
-    not its owner's, and then under its owner's control."""
+def _lost_control(trace: Trace) -> Iterator[tuple[Step, int, PermanentView, PermanentView, int]]:
+    """Each untap step (with its player) and each permanent phased out
+    directly under a player other than its owner, whose claims to it all
+    ended while it was out: its views before and after, and that player."""
     if skips_untap(trace.scenario):
         return
     grants = control_grants(trace)
@@ -221,18 +276,53 @@ def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace)
             claims = [g for g in grants if g.target == b.id]
             if any(g.player != under or g.in_force(i + 1) for g in claims):
                 continue
-            at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
-            if player == under:
-                ok, wanted = c.phased_in and c.controller == owner[b.id], "phases in"
-            else:
-                ok, wanted = c.phased_out, f"stays out until player {under}'s untap step"
-            expect(
-                ok,
-                "R2017-control",
-                at,
-                f"{wanted}, then under its owner, player {owner[b.id]}",
-                f"phased out={c.phased_out}, controller {c.controller}",
-            )
+            yield step, player, b, c, under
+
+
+def _phased_in_under_owner(trace: Trace) -> bool:
+    """R2017-control: a permanent whose control effect ended while it was
+    phased out phased in at the untap step of the player it phased out
+    under, and the engine showed it under its owner's control."""
+    owner = owners(trace.scenario)
+    return any(
+        player == under and c.phased_in and c.controller == owner[b.id]
+        for _, player, b, c, under in _lost_control(trace)
+    )
+
+
+@rule_property(
+    "R2017-control",
+    needs={C.CONTROL_CHANGE},
+    scenarios=lambda caps: plans.planned_scenarios(
+        focus(caps, *_CONTROL),
+        plans.control_ends_while_out,
+        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
+        min_actions=2,
+        max_actions=5,
+        min_permanents=1,
+        max_permanents=3,
+        permanent_kinds=("creature", "artifact"),
+    ),
+    exercised=_phased_in_under_owner,
+)
+def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace) -> None:
+    """If the control effect on a phased-out permanent ends while it is out,
+    it still phases in at the untap step of the player it phased out under,
+    not its owner's, and then under its owner's control."""
+    owner = owners(trace.scenario)
+    for step, player, b, c, under in _lost_control(trace):
+        at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
+        if player == under:
+            ok, wanted = c.phased_in and c.controller == owner[b.id], "phases in"
+        else:
+            ok, wanted = c.phased_out, f"stays out until player {under}'s untap step"
+        expect(
+            ok,
+            "R2017-control",
+            at,
+            f"{wanted}, then under its owner, player {owner[b.id]}",
+            f"phased out={c.phased_out}, controller {c.controller}",
+        )
 
 
 def _waiting(trace: Trace) -> Iterator[tuple[Step, str, str, PermanentView, PermanentView | None]]:
@@ -263,11 +353,50 @@ def _waiting(trace: Trace) -> Iterator[tuple[Step, str, str, PermanentView, Perm
 _UNTIL = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
 
 
+def _released(trace: Trace) -> Iterator[tuple[Step, str, PermanentView]]:
+    """Each untap step with each permanent whose "until" wait ended earlier
+    (its source left, 610.4) and that is phased out again, directly and not
+    "until" anything, under the player of that step (by the scenario's
+    history): it must phase in like any other (702.26a); the view after."""
+    released: set[str] = set()
+    history, unders = phased_out_history(trace), phased_out_under(trace)
+    skipping = skips_untap(trace.scenario)
+    left: dict[int, set[str]] = {}
+    for step, pid, _, _, s in _waiting(trace):
+        if s is None or not s.on_battlefield:
+            left.setdefault(trace.steps.index(step), set()).add(pid)
+    for i, step in enumerate(trace.steps):
+        player = step.after.active
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None:
+            for pid in sorted(released):
+                out, c = history[i].get(pid), view(step.after, pid)
+                if (
+                    out is not None
+                    and out.cause == "direct"
+                    and out.until is None
+                    and unders[i].get(pid) == player
+                    and player not in skipping
+                    and c is not None
+                    and c.on_battlefield
+                ):
+                    yield step, pid, c
+        released |= left.get(i, set())
+
+
+def _source_left_it_came_in(trace: Trace) -> bool:
+    """610.4: the source of a "phases out until" left the battlefield and
+    the engine showed what waited for it phased in at once."""
+    return any(
+        c.phased_in for _, _, _, c, s in _waiting(trace) if s is None or not s.on_battlefield
+    )
+
+
 @rule_property(
     "610.4",
     needs=_UNTIL,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_UNTIL),
+        plans.until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,
         max_actions=5,
@@ -276,24 +405,52 @@ _UNTIL = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
         permanent_kinds=("creature",),
         effects=False,
     ),
+    exercised=_source_left_it_came_in,
 )
 def phased_out_until_waits_for_its_source(trace: Trace) -> None:
     """A permanent that phased out "until S leaves the battlefield" doesn't
     phase in at untap steps while S is there, and phases in as soon as S
-    leaves."""
+    leaves; after that it waits for nothing: phased out again, it phases in
+    at the untap step of the player it phased out under."""
     for step, pid, source, c, s in _waiting(trace):
         at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
         if s is not None and s.phased_in:
             expect(c.phased_out, "610.4", at, f"stays out: {source} is there", "phased in")
-        elif s is None or not s.on_battlefield:
+        elif (s is None or not s.on_battlefield) and not _left_while_out(trace, step, source):
             expect(c.phased_in, "610.4", at, f"phases in as {source} leaves", "still phased out")
+    for step, pid, c in _released(trace):
+        expect(
+            c.phased_in,
+            "610.4",
+            f"{where(trace, step)}, {pid}",
+            "phases in at this untap step: its earlier 'until' ended when its source left",
+            "still phased out",
+        )
+
+
+def _left_while_out(trace: Trace, step: Step, source: str) -> bool:
+    """Reading C (docs/readings.md): S left the game with its owner while
+    phased out (702.26k). Whether a permanent the game treats as though it
+    doesn't exist (702.26b) "leaves the battlefield" for 610.4 is open: what
+    waits for it may phase in, or stay out."""
+    before = view(step.before, source)
+    return before is not None and before.on_battlefield and before.phased_out
+
+
+def _source_went_out_it_stayed(trace: Trace) -> bool:
+    """R2017-until-leaves: the engine phased out the source of a "phases out
+    until", and showed what waited for it still phased out."""
+    return any(
+        was_in_went_out(step, source) and c.phased_out for step, _, source, c, _ in _waiting(trace)
+    )
 
 
 @rule_property(
     "R2017-until-leaves",
     needs=_UNTIL,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_UNTIL),
+        plans.until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
         min_actions=2,
         max_actions=5,
@@ -303,6 +460,7 @@ def phased_out_until_waits_for_its_source(trace: Trace) -> None:
         phased_out=False,
         effects=False,
     ),
+    exercised=_source_went_out_it_stayed,
 )
 def source_phasing_out_is_not_leaving(trace: Trace) -> None:
     """The source of "phases out until this leaves the battlefield" phasing
