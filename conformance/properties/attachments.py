@@ -20,7 +20,7 @@ from conformance.properties.history import owners, view, was_in_went_out, was_ou
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.strategies import scenarios
+from conformance.strategies import plans, scenarios
 
 _ATTACHMENTS = ("creature", "land", "aura", "equipment", "fortification")
 #: A creature with an Equipment on it and an Aura on that (a chain two
@@ -34,11 +34,12 @@ _PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destroy)
 def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
     """Hosts and what is attached to them, chains included, and the actions
     that phase them or make them leave."""
-    return scenarios(
+    return plans.planned_scenarios(
         caps,
+        plans.host_phases_out_and_in,
         kinds=_PHASING,
         permanent_kinds=_ATTACHMENTS,
-        min_actions=3,
+        max_actions=5,
         chains=True,
         lead=_LEAD,
     )
@@ -318,8 +319,9 @@ def _lost_its_host(trace: Trace) -> bool:
     "702.26i",
     "R2017-auras",
     needs={C.AURAS, C.TARGETING, C.DESTROY},
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         caps,
+        plans.attachment_loses_host,
         kinds=(a.PassTurn, a.PhaseOut, a.DestroyAll, a.Destroy, a.PhaseOutUntil),
         permanent_kinds=("creature", "aura", "equipment"),
         min_actions=2,
@@ -481,8 +483,9 @@ def _aura_to_graveyard(trace: Trace) -> bool:
 @rule_property(
     "704.5m",
     needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         caps,
+        plans.attachment_loses_host,
         kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
         permanent_kinds=("creature", "aura"),
         chains=True,
@@ -548,8 +551,9 @@ def _equipment_left_unattached(trace: Trace) -> bool:
 @rule_property(
     "704.5n",
     needs={C.EQUIPMENT},
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         caps,
+        plans.attachment_loses_host,
         kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
         permanent_kinds=("creature", "equipment", "aura"),
         chains=True,

@@ -144,3 +144,57 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     )
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
     return setup, (a.PhaseOutUntil(player, source, x), then, *again)
+
+
+def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | None:
+    """An attachment and the permanent it is attached to, the host phased
+    in: if it was phased out directly, the setup is changed so that it and
+    what phased out with it (702.26g) are phased in."""
+    by_id = {p.id: p for p in setup.permanents}
+    pairs = [
+        (p.id, p.attached_to)
+        for p in setup.permanents
+        if isinstance(p.attached_to, str)
+        and (
+            by_id[p.attached_to].phased_out is None
+            or by_id[p.attached_to].phased_out.cause == "direct"
+        )  # type: ignore[union-attr]
+    ]
+    if not pairs:
+        return None
+    attachment, host = pick(draw, pairs)
+    back = {host}
+    for p in setup.permanents:  # hosts come first: one pass finds the chain
+        out = p.phased_out
+        if p.attached_to in back and out is not None and out.cause == "indirect":
+            back.add(p.id)
+    permanents = tuple(replace(p, phased_out=None) if p.id in back else p for p in setup.permanents)
+    return replace(setup, permanents=permanents), attachment, host
+
+
+def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26g, R2017-attached: a permanent with something attached phases
+    out (targeted or Teferi's Protection), sometimes after one of its
+    attachments phased out on its own, then turns pass."""
+    drawn = _attachment_pair(draw, setup)
+    if drawn is None:
+        return setup, ()
+    setup, attachment, host = drawn
+    player = _controller(setup, host)
+    first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
+    out = pick(draw, [a.PhaseOut(player, (host,)), a.PhaseOutAll(player)])
+    return setup, (*first, out, a.PassTurn(), a.PassTurn())
+
+
+def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26i, 704.5m, 704.5n: an attachment's host is destroyed or phases
+    out, often while the attachment is phased out on its own; then turns
+    pass, so the attachment phases in without its host."""
+    drawn = _attachment_pair(draw, setup)
+    if drawn is None:
+        return setup, ()
+    setup, attachment, host = drawn
+    player = _controller(setup, attachment)
+    first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
+    gone = pick(draw, [a.Destroy(player, host), a.DestroyAll(player), a.PhaseOut(player, (host,))])
+    return setup, (*first, gone, a.PassTurn(), a.PassTurn())
