@@ -136,7 +136,9 @@ CASES = {
 
 
 def test_every_property_of_the_area_has_a_case() -> None:
-    modules = {"conformance.properties.attachments", "conformance.properties.durations"}
+    modules = {
+        f"conformance.properties.{m}" for m in ("attachments", "unattached", "durations", "until")
+    }
     mine = {n for n, p in REGISTRY.items() if p.check.__module__ in modules}
     assert mine == set(CASES)
 

@@ -1,5 +1,6 @@
-"""Properties of attachments: Auras, Equipment and Fortifications follow
-their host (702.26g–j, 704.5m, 704.5n, R2017-auras, R2017-attached).
+"""Properties of attachments: Auras, Equipment and Fortifications phase out
+and in with their host (702.26g, 702.26h, 702.26j, R2017-attached); what
+becomes of one whose host is gone is in `unattached`.
 
 Where the rules leave the outcome open, every outcome they allow passes
 (docs/readings.md): a directly phased-out attachment phasing in while its
@@ -16,7 +17,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history, sba_may_wait
-from conformance.properties.history import owners, view, was_in_went_out, was_out_came_in
+from conformance.properties.history import view, was_in_went_out, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
@@ -25,7 +26,7 @@ from conformance.strategies import plans, scenarios
 _ATTACHMENTS = ("creature", "land", "aura", "equipment", "fortification")
 #: A creature with an Equipment on it and an Aura on that (a chain two
 #: levels deep), so that every scenario has something attached.
-_LEAD = ("creature", "equipment", "aura")
+LEAD = ("creature", "equipment", "aura")
 #: Phasing, "phases out until" (610.4) and destruction: hosts leave while
 #: attachments are out, and attachments wait on a host that waits itself.
 _PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destroy)
@@ -41,11 +42,11 @@ def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
         permanent_kinds=_ATTACHMENTS,
         max_actions=5,
         chains=True,
-        lead=_LEAD,
+        lead=LEAD,
     )
 
 
-def _attachment_kinds(scenario: Scenario) -> dict[str, str]:
+def attachment_kinds(scenario: Scenario) -> dict[str, str]:
     return {p.id: p.attachment for p in scenario.setup.permanents if p.attachment}
 
 
@@ -53,7 +54,7 @@ def _attached(obs: Observation, host: str) -> list[PermanentView]:
     return [p for p in obs.permanents if p.on_battlefield and p.attached_to == host]
 
 
-def _steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, Out], dict[str, Out]]]:
+def history_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, Out], dict[str, Out]]]:
     """Each step k (from 1) with how permanents were phased out before and
     after it, from the scenario's history (`phased_out_history`)."""
     history = phased_out_history(trace)
@@ -82,7 +83,7 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
     """What is attached to a permanent that phases out phases out with it,
     indirectly; an indirectly phased-out permanent is never in while its
     host is out."""
-    for k, step, before, _after in _steps(trace):
+    for k, step, before, _after in history_steps(trace):
         for host in step.before.permanents:
             if not was_in_went_out(step, host.id):
                 continue
@@ -129,7 +130,7 @@ def _came_back_with_host(trace: Trace) -> bool:
     """R2017-attached: a permanent phased in and an attachment that had
     phased out with it (by the scenario's history) phased in with it,
     attached to it."""
-    for _, step, before, _after in _steps(trace):
+    for _, step, before, _after in history_steps(trace):
         for pid, out in before.items():
             c = view(step.after, pid)
             if (
@@ -154,7 +155,7 @@ def _came_back_with_host(trace: Trace) -> bool:
 def attachments_return_with_their_host(trace: Trace) -> None:
     """What phased out indirectly with its host phases in with it, still
     attached to it."""
-    for _, step, before, _after in _steps(trace):
+    for _, step, before, _after in history_steps(trace):
         for pid, out in before.items():
             host, c = out.host, view(step.after, pid)
             if out.cause != "indirect" or not isinstance(host, str) or c is None:
@@ -173,7 +174,7 @@ def _host_left_direct_one_out(trace: Trace) -> bool:
     """702.26g, 702.26b: a permanent phased out while an attachment on it was
     already phased out directly, and the engine showed that attachment still
     phased out directly after."""
-    for _, step, before, _after in _steps(trace):
+    for _, step, before, _after in history_steps(trace):
         for pid, out in before.items():
             c = view(step.after, pid)
             if (
@@ -258,7 +259,7 @@ def _phased_out_both_ways(trace: Trace) -> bool:
         min_actions=1,
         phased_out=False,
         chains=True,
-        lead=_LEAD,
+        lead=LEAD,
     ),
     exercised=_phased_out_both_ways,
 )
@@ -283,99 +284,13 @@ def phasing_out_both_ways_is_indirect(trace: Trace) -> None:
                 )
 
 
-def _phase_ins(trace: Trace) -> Iterator[tuple[int, Step, str, Out, PermanentView]]:
-    """Each attachment phased out directly (by the scenario's history) that
-    phased in at step k: shown phased in, or off the battlefield while its
-    owner is still in the game (it phased in and state-based actions put it
-    into the graveyard); with how it phased out."""
-    kinds = _attachment_kinds(trace.scenario)
-    owner = owners(trace.scenario)
-    for k, step, before, after in _steps(trace):
-        for pid, out in before.items():
-            c = view(step.after, pid)
-            if pid not in kinds or out.cause != "direct" or out.host is None or c is None:
-                continue
-            if pid in after or (not c.on_battlefield and not _in_game(step.after, owner[pid])):
-                continue  # still out, or gone with its owner (702.26k)
-            yield k, step, pid, out, c
-
-
-def _in_game(obs: Observation, player: int) -> bool:
+def in_game(obs: Observation, player: int) -> bool:
     return 0 <= player < len(obs.players) and obs.players[player].in_game
 
 
-def _lost_its_host(trace: Trace) -> bool:
-    """702.26i: an attachment that phased out directly phased in with what it
-    was attached to gone or phased out, and the engine showed it unattached
-    (an Equipment or Fortification) or put into the graveyard (an Aura)."""
-    kinds = _attachment_kinds(trace.scenario)
-    return any(
-        not _host_there(step.after, out.host)
-        and (
-            c.zone == "graveyard" if kinds[pid] == "aura" else c.phased_in and c.attached_to is None
-        )
-        for _, step, pid, out, c in _phase_ins(trace)
-        if out.host is not None
-    )
-
-
-@rule_property(
-    "702.26i",
-    "R2017-auras",
-    needs={C.AURAS, C.TARGETING, C.DESTROY},
-    scenarios=lambda caps: plans.planned_scenarios(
-        caps,
-        plans.attachment_loses_host,
-        kinds=(a.PassTurn, a.PhaseOut, a.DestroyAll, a.Destroy, a.PhaseOutUntil),
-        permanent_kinds=("creature", "aura", "equipment"),
-        min_actions=2,
-        chains=True,
-        lead=_LEAD,
-    ),
-    exercised=_lost_its_host,
-)
-def directly_phased_out_attachments_find_their_host(trace: Trace) -> None:
-    """An attachment that phased out on its own phases in attached to the
-    same object if it is still there; otherwise it phases in unattached, and
-    an unattached Aura then goes to the graveyard (704.5m). Its host being
-    phased out is reading A of docs/readings.md: attached then made
-    unattached by 704.5m/n, or unattached at once, end the same."""
-    kinds = _attachment_kinds(trace.scenario)
-    for k, step, pid, out, c in _phase_ins(trace):
-        host = out.host
-        assert host is not None
-        at = f"{where(trace, step)}, {kinds[pid]} {pid} (was on {host})"
-        # 704.3: after a Concede state-based actions may wait for priority.
-        waits = sba_may_wait(trace, k)
-        if _host_there(step.after, host):
-            expect(
-                c.phased_in and c.attached_to == host,
-                "702.26i",
-                at,
-                f"phased in attached to {host}",
-                f"{c.zone}, attached to {c.attached_to}",
-            )
-        elif kinds[pid] == "aura":
-            expect(
-                c.zone == "graveyard" or (waits and c.phased_in and c.attached_to in (None, host)),
-                "702.26i",
-                at,
-                f"phased in unattached ({host} is gone or phased out), then put into the graveyard",
-                f"{c.zone}, attached to {c.attached_to}",
-            )
-        else:
-            expect(
-                c.phased_in and (c.attached_to is None or (waits and c.attached_to == host)),
-                "702.26i",
-                at,
-                f"phased in unattached ({host} is gone or phased out) and stays",
-                f"{c.zone}, attached to {c.attached_to}",
-            )
-
-
-def _host_there(obs: Observation, host: str | int) -> bool:
+def host_there(obs: Observation, host: str | int) -> bool:
     if isinstance(host, int):
-        return _in_game(obs, host)
+        return in_game(obs, host)
     v = view(obs, host)
     return v is not None and v.phased_in
 
@@ -418,7 +333,7 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
         permanent_kinds=_ATTACHMENTS,
         min_actions=1,
         chains=True,
-        lead=_LEAD,
+        lead=LEAD,
     ),
     exercised=_attach_triggers_while_phasing,
 )
@@ -440,154 +355,4 @@ def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
                     f"{where(trace, step)}, {e.subject}",
                     "no attach or unattach event for a permanent that phased",
                     f"{e.kind} {e.detail}".strip(),
-                )
-
-
-def _may_phase_in(step: Step, before: dict[str, Out], pid: str) -> bool:
-    """Whether `pid`, phased out before `step`, may phase in during it: an
-    untap step (702.26a), its "until" source leaving (610.4), its host
-    phasing in (702.26g) or (reading B of docs/readings.md) an indirectly
-    phased-out one whose host has left the game with its owner (702.26k,
-    800.4a)."""
-    out = before.get(pid)
-    if isinstance(step.action, a.PassTurn):
-        return True
-    if out is None:
-        return False
-    if out.until is not None:
-        source = view(step.after, out.until)
-        return source is None or not source.on_battlefield
-    if out.cause != "indirect" or not isinstance(out.host, str):
-        return False
-    host = view(step.after, out.host)
-    return host is None or host.zone == "none" or _may_phase_in(step, before, out.host)
-
-
-def _aura_to_graveyard(trace: Trace) -> bool:
-    """704.5m: an Aura not itself destroyed was put into the graveyard as
-    what it was attached to was gone."""
-    auras = {pid for pid, kind in _attachment_kinds(trace.scenario).items() if kind == "aura"}
-    for step in trace.steps:
-        x = step.action
-        for pid in auras:
-            b, c = view(step.before, pid), view(step.after, pid)
-            if (
-                b is not None
-                and c is not None
-                and b.on_battlefield
-                and c.zone == "graveyard"
-                and isinstance(b.attached_to, str | int)
-                and not _host_there(step.after, b.attached_to)
-                and not (isinstance(x, a.Destroy) and x.target == pid)
-            ):
-                return True
-    return False
-
-
-@rule_property(
-    "704.5m",
-    needs={C.AURAS},
-    scenarios=lambda caps: plans.planned_scenarios(
-        caps,
-        plans.attachment_loses_host,
-        kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
-        permanent_kinds=("creature", "aura"),
-        chains=True,
-        lead=("creature", "aura", "aura"),
-        min_actions=1,
-    ),
-    exercised=_aura_to_graveyard,
-)
-def no_aura_stays_unattached(trace: Trace) -> None:
-    """After every action, each phased-in Aura is attached to a phased-in
-    permanent or a player in the game (state-based actions, where a player
-    would receive priority: 704.3). A phased-out Aura doesn't exist for them
-    (702.26b): it stays on the battlefield until it phases in."""
-    auras = {pid for pid, kind in _attachment_kinds(trace.scenario).items() if kind == "aura"}
-    owner = owners(trace.scenario)
-    for k, step, before, _after in _steps(trace):
-        for pid in auras:
-            b, c = view(step.before, pid), view(step.after, pid)
-            if c is None:
-                continue
-            at = f"{where(trace, step)}, Aura {pid}"
-            if c.phased_in and not sba_may_wait(trace, k):
-                expect(
-                    c.attached_to is not None and _host_there(step.after, c.attached_to),
-                    "704.5m",
-                    at,
-                    "attached to something there, or in the graveyard",
-                    f"on the battlefield attached to {c.attached_to}",
-                )
-            gone_with_owner = not _in_game(step.after, owner[pid])
-            if b is not None and b.on_battlefield and b.phased_out and not c.on_battlefield:
-                expect(
-                    gone_with_owner or _may_phase_in(step, before, pid),
-                    "704.5m",
-                    at,
-                    "a phased-out Aura stays on the battlefield until it phases in (702.26b)",
-                    f"put into the {c.zone} while phased out",
-                )
-
-
-def _equipment_left_unattached(trace: Trace) -> bool:
-    """704.5n: an Equipment or Fortification whose host left the battlefield
-    was shown phased in, unattached, still on the battlefield."""
-    kinds = _attachment_kinds(trace.scenario)
-    for step in trace.steps:
-        for pid, kind in kinds.items():
-            b, c = view(step.before, pid), view(step.after, pid)
-            host = view(step.after, b.attached_to) if b and isinstance(b.attached_to, str) else None
-            if (
-                kind != "aura"
-                and b is not None
-                and b.phased_in
-                and host is not None
-                and not host.on_battlefield
-                and c is not None
-                and c.phased_in
-                and c.attached_to is None
-            ):
-                return True
-    return False
-
-
-@rule_property(
-    "704.5n",
-    needs={C.EQUIPMENT},
-    scenarios=lambda caps: plans.planned_scenarios(
-        caps,
-        plans.attachment_loses_host,
-        kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
-        permanent_kinds=("creature", "equipment", "aura"),
-        chains=True,
-        lead=_LEAD,
-        min_actions=1,
-    ),
-    exercised=_equipment_left_unattached,
-)
-def equipment_stays_when_unattached(trace: Trace) -> None:
-    """Equipment and Fortifications whose host is gone become unattached and
-    stay on the battlefield, phased in or out; phased in, they are attached
-    to nothing gone (where a player would receive priority: 704.3)."""
-    kinds = _attachment_kinds(trace.scenario)
-    owner = owners(trace.scenario)
-    for k, step in enumerate(trace.steps, 1):
-        for pid, kind in kinds.items():
-            if kind == "aura":
-                continue
-            b, c = view(step.before, pid), view(step.after, pid)
-            if b is None or c is None or not b.on_battlefield:
-                continue
-            targeted = isinstance(step.action, a.Destroy) and step.action.target == pid
-            # 800.4a: it leaves the game with its owner.
-            if not targeted and _in_game(step.after, owner[pid]):
-                expect(c.on_battlefield, "704.5n", f"{where(trace, step)}, {pid}", "stays", c.zone)
-            if c.phased_in and c.attached_to is not None and not sba_may_wait(trace, k):
-                expect(
-                    _host_there(step.after, c.attached_to),
-                    "704.5n",
-                    f"{where(trace, step)}, {kind} {pid}",
-                    "attached to a permanent that is there, or unattached",
-                    f"attached to {c.attached_to}",
                 )
