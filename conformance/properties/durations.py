@@ -6,6 +6,7 @@ is in `until`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from conformance import actions as a
@@ -18,17 +19,17 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
+    phased_out_history,
     phased_out_under,
 )
 from conformance.properties.history import (
     owners,
-    skips_untap,
     untap_steps,
-    until_waiting,
     view,
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
+from conformance.setup import SkipUntap
 from conformance.strategies import plans
 
 _CONTROL = (
@@ -248,23 +249,28 @@ def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
 
 def _lost_control(trace: Trace) -> Iterator[tuple[Step, int, PermanentView, PermanentView, int]]:
     """Each untap step (with its player) and each permanent phased out
-    directly under a player other than its owner, whose claims to it all
-    ended while it was out: its views before and after, and that player."""
-    if skips_untap(trace.scenario):
-        return
+    directly (by the scenario's history) and not "until" anything, under a
+    player other than its owner, whose claims to it all ended while it was
+    out: its views before and after, and that player."""
     grants = control_grants(trace)
     unders = phased_out_under(trace)
+    history = phased_out_history(trace)
     owner = owners(trace.scenario)
-    waiting = until_waiting(trace.scenario)
+    # 702.26m: a skipped untap step has no phasing; each SkipUntap skips one.
+    skips = Counter(e.player for e in trace.scenario.setup.effects if isinstance(e, SkipUntap))
     for step, player in untap_steps(trace):
+        if skips[player] > 0:
+            skips[player] -= 1
+            continue
         i = trace.steps.index(step)
         for b in step.before.permanents:
             c = view(step.after, b.id)
-            under = unders[i].get(b.id)
+            under, out = unders[i].get(b.id), history[i].get(b.id)
             if (
                 c is None
-                or not (b.on_battlefield and b.phased_out and b.cause == "direct")
-                or b.id in waiting
+                or out is None
+                or out.cause != "direct"
+                or out.until is not None  # 610.4: it waits for its source instead
                 or under is None
                 or owner.get(b.id) in (None, under)
                 or not step.after.player(under).in_game

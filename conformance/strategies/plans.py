@@ -174,16 +174,23 @@ def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | 
 
 def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """702.26g, R2017-attached: a permanent with something attached phases
-    out (targeted or Teferi's Protection), sometimes after one of its
-    attachments phased out on its own, then turns pass."""
+    out (targeted, Teferi's Protection, or until a source leaves, which it
+    then does), sometimes after one of its attachments phased out on its
+    own, then turns pass."""
     drawn = _attachment_pair(draw, setup)
     if drawn is None:
         return setup, ()
     setup, attachment, host = drawn
     player = _controller(setup, host)
     first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
-    out = pick(draw, [a.PhaseOut(player, (host,)), a.PhaseOutAll(player)])
-    return setup, (*first, out, a.PassTurn(), a.PassTurn())
+    outs: list[tuple[a.Action, ...]] = [(a.PhaseOut(player, (host,)),), (a.PhaseOutAll(player),)]
+    sources = [p.id for p in setup.permanents if p.phased_out is None and p.attached_to is None]
+    source = pick(draw, sources) if sources else host
+    if source != host:
+        # 610.4: the host phases out until a source leaves, which it then does.
+        until = a.PhaseOutUntil(_controller(setup, source), source, host)
+        outs.append((until, a.Destroy(player, source)))
+    return setup, (*first, *pick(draw, outs), a.PassTurn(), a.PassTurn())
 
 
 def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
