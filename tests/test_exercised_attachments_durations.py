@@ -14,7 +14,7 @@ from adapters.reference import ReferenceEngine, ReferenceGame, Rules
 from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.properties import REGISTRY
+from conformance.properties import REGISTRY, Violation
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import (
@@ -179,3 +179,36 @@ def test_an_engine_that_never_phases_does_not(name: str) -> None:
     prop = REGISTRY[name]
     trace = play(ReferenceEngine(name="never-phases", rules=NeverPhases), CASES[name])
     assert prop.exercised is not None and not prop.exercised(trace), name
+
+
+class UntilRemembered(Rules):
+    """A stale "until" (610.4): once its source left, the permanent phased
+    in, but phased out again later it still waits for the gone source."""
+
+    stale: frozenset[str] = frozenset()
+
+    def release_until(self, source: Card) -> None:
+        waiting = [c.id for c in self.state.in_play() if c.phased_out and c.phased_out.until]
+        super().release_until(source)
+        self.stale |= {pid for pid in waiting if self.state.cards[pid].phased_out is None}
+
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        return card.id not in self.stale and super().phases_in_in_untap(card, player)
+
+
+def test_a_stale_until_fails_610_4() -> None:
+    stale = scenario(
+        SOURCE,
+        WAITER,
+        actions=(
+            a.PhaseOutUntil(0, "p1", "p2"),
+            a.Destroy(0, "p1"),
+            a.PhaseOut(0, ("p2",)),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
+    )
+    prop = REGISTRY["phased_out_until_waits_for_its_source"]
+    prop.check(play(ReferenceEngine(), stale))
+    with pytest.raises(Violation, match=r"610\.4"):
+        prop.check(play(ReferenceEngine(name="stale", rules=UntilRemembered), stale))
