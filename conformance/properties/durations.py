@@ -6,7 +6,6 @@ is in `until`."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 
 from conformance import actions as a
@@ -21,6 +20,7 @@ from conformance.properties.effects import (
     observations,
     phased_out_history,
     phased_out_under,
+    skipped_untap_steps,
 )
 from conformance.properties.history import (
     owners,
@@ -29,7 +29,6 @@ from conformance.properties.history import (
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import SkipUntap
 from conformance.strategies import plans
 
 _CONTROL = (
@@ -256,13 +255,11 @@ def _lost_control(trace: Trace) -> Iterator[tuple[Step, int, PermanentView, Perm
     unders = phased_out_under(trace)
     history = phased_out_history(trace)
     owner = owners(trace.scenario)
-    # 702.26m: a skipped untap step has no phasing; each SkipUntap skips one.
-    skips = Counter(e.player for e in trace.scenario.setup.effects if isinstance(e, SkipUntap))
+    skipped = skipped_untap_steps(trace)
     for step, player in untap_steps(trace):
-        if skips[player] > 0:
-            skips[player] -= 1
-            continue
         i = trace.steps.index(step)
+        if i in skipped:
+            continue  # 702.26m: a skipped untap step has no phasing event
         for b in step.before.permanents:
             c = view(step.after, b.id)
             under, out = unders[i].get(b.id), history[i].get(b.id)

@@ -9,6 +9,7 @@ result holds for any engine that follows the rules.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.properties.history import owners, view
 from conformance.running import Trace
-from conformance.setup import BoostEffect, ControlEffect, Duration
+from conformance.setup import BoostEffect, ControlEffect, Duration, SkipUntap
 
 
 @dataclass(frozen=True)
@@ -314,3 +315,16 @@ def sba_may_wait(trace: Trace, k: int) -> bool:
             continue
         return isinstance(step.action, a.Concede)
     return False
+
+
+def skipped_untap_steps(trace: Trace) -> set[int]:
+    """Indices of the PassTurn steps whose untap step is skipped (702.26m):
+    each SkipUntap of the setup skips that player's next one."""
+    skips = Counter(e.player for e in trace.scenario.setup.effects if isinstance(e, SkipUntap))
+    skipped = set()
+    for i, step in enumerate(trace.steps):
+        player = step.after.active
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None and skips[player]:
+            skips[player] -= 1
+            skipped.add(i)
+    return skipped

@@ -11,8 +11,13 @@ from collections.abc import Iterator
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.effects import focus, phased_out_history, phased_out_under
-from conformance.properties.history import skips_untap, view, was_in_went_out
+from conformance.properties.effects import (
+    focus,
+    phased_out_history,
+    phased_out_under,
+    skipped_untap_steps,
+)
+from conformance.properties.history import view, was_in_went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -53,7 +58,7 @@ def _released(trace: Trace) -> Iterator[tuple[Step, str, PermanentView]]:
     history): it must phase in like any other (702.26a); the view after."""
     released: set[str] = set()
     history, unders = phased_out_history(trace), phased_out_under(trace)
-    skipping = skips_untap(trace.scenario)
+    skipped = skipped_untap_steps(trace)
     left: dict[int, set[str]] = {}
     for step, pid, _, _, s in _waiting(trace):
         if s is None or not s.on_battlefield:
@@ -68,7 +73,7 @@ def _released(trace: Trace) -> Iterator[tuple[Step, str, PermanentView]]:
                     and out.cause == "direct"
                     and out.until is None
                     and unders[i].get(pid) == player
-                    and player not in skipping
+                    and i not in skipped  # 702.26m: no phasing event
                     and c is not None
                     and c.on_battlefield
                 ):
