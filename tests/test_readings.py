@@ -281,10 +281,25 @@ LEAVER_HOST = Scenario(
 )
 
 
-@pytest.mark.parametrize("prop", ["no_aura_stays_unattached", "equipment_stays_when_unattached"])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "no_aura_stays_unattached",
+        "equipment_stays_when_unattached",
+        "attachments_phase_out_with_their_host",
+    ],
+)
 def test_reading_d_sba_may_wait_for_priority(prop: str) -> None:
     waited = trace_of(SbaAtPriority, LEAVER_HOST)
     assert waited.steps[0].after.permanent("p2").attached_to == "p1"
     assert waited.steps[1].after.permanent("p2").zone == "graveyard"
     assert passes(prop, trace_of(Rules, LEAVER_HOST)) and passes(prop, waited)
     assert not passes(prop, trace_of(NoSbaForAttachments, LEAVER_HOST))
+
+
+def test_reading_d_only_after_a_concede() -> None:
+    """The same wait after an action a player gets priority after fails."""
+    destroyed = Scenario(LEAVER_HOST.setup, (a.Destroy(0, "p1"), a.PassTurn()))
+    trace = trace_of(NoSbaForAttachments, destroyed)
+    for prop in ("no_aura_stays_unattached", "equipment_stays_when_unattached"):
+        assert not passes(prop, trace)

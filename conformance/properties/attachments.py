@@ -110,20 +110,28 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
                     f"still phased out with its host {out.host}",
                     "phased in" if c is not None and c.on_battlefield else "gone",
                 )
+        waits = sba_may_wait(trace, k)
         for c in step.after.permanents:
-            out = before.get(c.id)
-            # Reading A with state-based actions not yet checked (704.3).
-            if out is not None and out.cause == "direct" and sba_may_wait(trace, k):
+            if not (c.phased_in and isinstance(c.attached_to, str)):
                 continue
-            if c.phased_in and isinstance(c.attached_to, str):
-                host_view = view(step.after, c.attached_to)
-                expect(
-                    host_view is not None and host_view.phased_in,
-                    "702.26g",
-                    f"{where(trace, step)}, {c.id}",
-                    f"phased in only with its host {c.attached_to}",
-                    "phased in, attached to a phased-out or missing host",
-                )
+            host_view = view(step.after, c.attached_to)
+            out = before.get(c.id)
+            # Where state-based actions may not have been checked yet (704.3),
+            # it may still be attached to a host that left, or (reading A) to
+            # a phased-out host it phased in onto, having phased out directly.
+            if waits and (
+                host_view is None
+                or not host_view.on_battlefield
+                or (out is not None and out.cause == "direct")
+            ):
+                continue
+            expect(
+                host_view is not None and host_view.phased_in,
+                "702.26g",
+                f"{where(trace, step)}, {c.id}",
+                f"phased in only with its host {c.attached_to}",
+                "phased in, attached to a phased-out or missing host",
+            )
 
 
 def _came_back_with_host(trace: Trace) -> bool:
