@@ -337,7 +337,7 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
     needs={C.TRIGGERS, C.AURAS},
     scenarios=lambda caps: scenarios(
         caps,
-        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
+        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy, a.PhaseOutUntil),
         permanent_kinds=_ATTACHMENTS,
         min_actions=1,
         chains=True,
