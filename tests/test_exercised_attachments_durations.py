@@ -212,3 +212,31 @@ def test_a_stale_until_fails_610_4() -> None:
     prop.check(play(ReferenceEngine(), stale))
     with pytest.raises(Violation, match=r"610\.4"):
         prop.check(play(ReferenceEngine(name="stale", rules=UntilRemembered), stale))
+
+
+class OneLevelReturn(Rules):
+    """A chain bug: what phased out with a returning permanent comes back,
+    but not what is attached to that in turn."""
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        card.phased_out = None
+        for attached in self.state.attachments_of(card.id):
+            if attached.phased_out is not None and attached.phased_out.cause == "indirect":
+                attached.phased_out = None
+
+
+CHAIN = scenario(
+    HOST,
+    Permanent("p2", attached_to="p1", **EQUIPMENT),  # type: ignore[arg-type]
+    Permanent("p3", attached_to="p2", **AURA),  # type: ignore[arg-type]
+    actions=(a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn()),
+)
+
+
+def test_chains_two_levels_deep_are_checked() -> None:
+    prop = REGISTRY["attachments_return_with_their_host"]
+    reference = play(ReferenceEngine(), CHAIN)
+    assert reference.steps[0].after.permanent("p3").phased_out
+    prop.check(reference)
+    with pytest.raises(Violation, match="p3 with host p2"):
+        prop.check(play(ReferenceEngine(name="one-level", rules=OneLevelReturn), CHAIN))
