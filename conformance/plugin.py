@@ -9,15 +9,19 @@ needs a capability the engine lacks is skipped as "not applicable: needs X".
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adapters.discovery import EngineNotFound, load_engine
+from adapters.stdio import VALIDATE_ENV
 from conformance.atomic import write_text_atomically
 from conformance.catalog import CATALOG, marker_name
 from conformance.checking import PROFILES, profile
+from conformance.cli.checks import seconds
 from conformance.codec import to_data
 from conformance.properties import REGISTRY
 from conformance.results import PropertyResult
@@ -45,12 +49,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--engine-timeout",
-        type=float,
+        type=seconds,
         default=DEFAULT_TIMEOUT,
         help="seconds one engine call may take before it counts as hung",
     )
     group.addoption(
         "--phasecert-results", metavar="FILE", help="write the property results as JSON"
+    )
+    group.addoption(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message of a stdio: engine against schemas/protocol.schema.json",
     )
 
 
@@ -61,6 +70,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if unknown:
         raise pytest.UsageError(f"--rule {unknown[0]}: not a rule of the catalog (phasecert rules)")
     config.stash[_RESULTS] = []
+    if config.getoption("validate_protocol"):
+        os.environ[VALIDATE_ENV] = "1"
 
 
 _RESULTS = pytest.StashKey[list[PropertyResult]]()
@@ -81,12 +92,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture(scope="session")
-def phasecert_engine(request: pytest.FixtureRequest) -> Any:
-    """The engine named by --engine."""
+def phasecert_engine(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The engine named by --engine; one in its own process is stopped at
+    the end of the session."""
     try:
-        return load_engine(request.config.getoption("engine"))
+        engine = load_engine(request.config.getoption("engine"))
     except EngineNotFound as e:
         raise pytest.UsageError(str(e)) from None
+    yield engine
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
 
 
 @pytest.fixture(scope="session")

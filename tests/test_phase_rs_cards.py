@@ -48,6 +48,12 @@ def parse(p: Permanent) -> dict[str, Any]:
     return face
 
 
+def ability(face: dict[str, Any], effect: str) -> dict[str, Any]:
+    """The card's only activated ability with this effect type."""
+    [found] = [a for a in face["abilities"] if a["effect"]["type"] == effect]
+    return found
+
+
 def gains(execute: dict[str, Any]) -> int:
     effect = execute["effect"]
     assert effect["type"] == "GainLife"
@@ -102,10 +108,35 @@ def test_anthem_is_a_static_boost_for_other_creatures_you_control() -> None:
 
 def test_tap_ability_is_activated_with_a_tap_cost() -> None:
     face = parse(Permanent("l", types=("land",), abilities=("tap_gain_life",)))
-    [ability] = face["abilities"]
-    assert ability["kind"] == "Activated"
-    assert ability["cost"] == {"type": "Tap"}
-    assert gains(ability) == TAP_LIFE
+    tap = ability(face, cards.TAP_EFFECT)
+    assert tap["kind"] == "Activated"
+    assert tap["cost"] == {"type": "Tap"}
+    assert gains(tap) == TAP_LIFE
+
+
+FREE = {"type": "Mana", "cost": {"type": "Cost", "shards": [], "generic": 0}}
+#: 610.4 / 611.2b: the engine's durations bound to the ability's source.
+SOURCE_DURATIONS = {
+    cards.PHASE_OUT_UNTIL_EFFECT: "UntilHostLeavesPlay",
+    cards.CONTROL_WHILE_EFFECT: "WhileControllingHost",
+}
+
+
+def assert_source_abilities(abilities: list[dict[str, Any]]) -> None:
+    """Free, targeting any permanent, with the duration bound to "this"."""
+    by_effect = {a["effect"]["type"]: a for a in abilities}
+    for effect, duration in SOURCE_DURATIONS.items():
+        found = by_effect[effect]
+        assert (found["kind"], found["cost"], found["duration"]) == ("Activated", FREE, duration)
+        assert found["effect"]["target"]["type_filters"] == ["Permanent"]
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTS))
+def test_every_permanent_can_be_the_source_of_until_and_as_long_as(kind: str) -> None:
+    """610.4, 611.2b: any permanent can be a PhaseOutUntil source or the X
+    of "for as long as you control X"; a parse that dropped the duration
+    (the engine does for "this Fortification") would test nothing."""
+    assert_source_abilities(parse(HOSTS[kind])["abilities"])
 
 
 @pytest.mark.parametrize(
@@ -136,9 +167,8 @@ def test_auras_enchant_what_they_may_be_attached_to(kind: str, keyword: dict[str
 def test_equipment_and_fortifications_attach_to_their_host_type(kind: str, host: str) -> None:
     """301.5, 301.6: Equip attaches to a creature, Fortify to a land."""
     face = parse(HOSTS[kind])
-    [ability] = face["abilities"]
-    assert ability["effect"]["type"] == "Attach"
-    assert ability["effect"]["target"]["type_filters"] == [host]
+    attach = ability(face, "Attach")
+    assert attach["effect"]["target"]["type_filters"] == [host]
     assert face["card_type"]["subtypes"] == [kind.capitalize()]
 
 
@@ -199,6 +229,8 @@ def test_token_spells(spec: cards.CardSpec, keywords: list[str]) -> None:
     assert effect["type"] == "Token"
     assert (effect["power"]["value"], effect["toughness"]["value"]) == (1, 1)
     assert effect["keywords"] == keywords
+    granted = [m["definition"] for s in effect["static_abilities"] for m in s["modifications"]]
+    assert_source_abilities(granted)
 
 
 @pytest.mark.parametrize(

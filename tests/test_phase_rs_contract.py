@@ -4,6 +4,7 @@ observed back as it was set up, and the engine plays phasing itself."""
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 from importlib import metadata
 
 import pytest
@@ -196,8 +197,91 @@ def test_a_setup_control_effect_lasts_its_duration() -> None:
 
 
 @requires_phase
-def test_gain_control_for_as_long_as_is_not_played() -> None:
+def test_gain_control_for_as_long_as_is_x_s_ability_and_ends_as_x_phases_out() -> None:
+    """611.2b, R2017-for-as-long-as: played as X's own ability; the engine
+    ends it when X phases out (702.26b)."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            Permanent("c", owner=1, controller=1, power=1, toughness=1),
+        )
+    )
+    game = PhaseRsEngine().start(setup)
+    seen = game.perform(a.GainControl(0, "c", Duration("as_long_as_you_control", "x")))
+    assert (seen.refused, seen.permanent("c").controller) == (None, 0)
+    assert game.perform(a.PhaseOut(0, ("x",))).permanent("c").controller == 1
+
+
+@requires_phase
+def test_gain_control_for_as_long_as_another_players_x_is_refused_clearly() -> None:
+    """611.2b: phase.rs has no way to say "for as long as you control X" for
+    an X the caster doesn't control (probes/control_for_as_long_as.py)."""
     lands = (Permanent("p1", types=("land",)), Permanent("p2", types=("land",)))
     game = PhaseRsEngine().start(Setup(permanents=lands))
     seen = game.perform(a.GainControl(1, "p1", Duration("as_long_as_you_control", "p2")))
-    assert seen.refused is not None and "can't" in seen.refused
+    assert seen.refused is not None and "only as an ability of p2" in seen.refused
+    assert seen.permanent("p1").controller == 0
+
+
+@requires_phase
+def test_a_setup_control_effect_for_as_long_as_ends_as_x_phases_out() -> None:
+    """611.2b: the setup's effect has X as its source, as the engine's own
+    ability would; the engine ends it when X phases out."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            Permanent("c", owner=1, controller=0, power=1, toughness=1),
+        ),
+        effects=(ControlEffect("c", 0, Duration("as_long_as_you_control", "x")),),
+    )
+    game = PhaseRsEngine().start(setup)
+    assert game.observe().permanent("c").controller == 0
+    assert game.perform(a.PhaseOut(0, ("x",))).permanent("c").controller == 1
+
+
+@requires_phase
+def test_phase_out_until_is_the_sources_ability() -> None:
+    """610.4: the source's ability phases the target out (directly). That
+    phase.rs then phases it in at the next untap step is D10."""
+    setup = Setup(
+        permanents=(
+            Permanent("src", types=("artifact",)),
+            Permanent("c", owner=1, controller=1, power=1, toughness=1),
+        )
+    )
+    game = PhaseRsEngine().start(setup)
+    seen = game.perform(a.PhaseOutUntil(0, "src", "c"))
+    assert seen.refused is None
+    assert (seen.permanent("c").phased_out, seen.permanent("c").cause) == (True, "direct")
+    assert game.perform(a.PhaseOutUntil(1, "src", "c")).refused is not None
+
+
+#: What the engine's own activation adds to its state besides the phase-out:
+#: activation counts, the stack object's id, priority and the rules journal.
+ACTIVATION_BOOKKEEPING = {
+    "abilities_activated_this_turn_by_player",
+    "ability_resolutions_this_turn",
+    "activated_abilities_this_game",
+    "activated_abilities_this_turn",
+    "next_object_id",
+    "players",
+    "resolved_rules_journal",
+}
+
+
+@requires_phase
+def test_a_setup_phased_out_until_is_what_the_engines_own_ability_leaves() -> None:
+    """610.4: phase.rs records no link to X (D10), so the adapter writes a
+    permanent phased out "until X leaves" as phased out directly; that is
+    the state the engine's own ability leaves, bookkeeping aside. A field
+    for the link in a later phase.rs fails this test."""
+    source = Permanent("s", types=("artifact",))
+    target = Permanent("c", owner=1, controller=1, power=1, toughness=1)
+    waiting = replace(target, phased_out=PhasedOut("direct", 1, "s"))
+    written = PhaseRsEngine().start(Setup(permanents=(source, waiting)))
+    played = PhaseRsEngine().start(Setup(permanents=(source, target)))
+    assert played.perform(a.PhaseOutUntil(0, "s", "c")).refused is None
+    ours, theirs = written.driver.game.state()["state"], played.driver.game.state()["state"]
+    differ = {k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k)}
+    assert differ <= ACTIVATION_BOOKKEEPING
+    assert ours["objects"] == theirs["objects"]

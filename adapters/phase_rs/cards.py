@@ -6,8 +6,11 @@ Each setup permanent becomes a card whose text says exactly what the
 abilities (with the life amounts of `TRIGGER_LIFE`, so a resolved trigger is
 identified by what it gains), a color choice "as it enters" if it has one
 (R2017-choices), and for an attachment its Enchant, Equip or Fortify ability
-(301.5, 303.4). Spells are free instants, so any player can cast them
-whenever they hold priority.
+(301.5, 303.4). Every permanent also has the two free activated abilities
+the suite's actions may ask of any permanent: "phases out until this leaves
+the battlefield" (610.4) and "gain control for as long as you control this"
+(611.2b). Spells are free instants, so any player can cast them whenever
+they hold priority.
 """
 
 from __future__ import annotations
@@ -88,6 +91,23 @@ def _ability_line(ability: Ability, noun: str) -> str:
     return lines[ability]
 
 
+#: The engine's effect type of each ability the driver activates.
+PHASE_OUT_UNTIL_EFFECT = "PhaseOut"
+CONTROL_WHILE_EFFECT = "GainControl"
+TAP_EFFECT = "GainLife"
+
+
+def _source_lines(noun: str) -> list[str]:
+    """The abilities whose duration is tied to their source, with `noun`
+    naming it: the engine parses "until this leaves the battlefield" (610.4)
+    and "for as long as you control this" (611.2b) only about the ability's
+    own source, so these are abilities of the permanent, not spells."""
+    return [
+        f"{{0}}: Target permanent phases out until {noun} leaves the battlefield.",
+        f"{{0}}: Gain control of target permanent for as long as you control {noun}.",
+    ]
+
+
 def permanent_card(p: Permanent) -> CardSpec:
     """The card for setup permanent `p`. Two permanents with the same
     characteristics share a card; extra instances of phasing (702.26p) are
@@ -106,6 +126,9 @@ def permanent_card(p: Permanent) -> CardSpec:
     if p.chosen is not None:
         lines.append(f"As {noun} enters, choose a color.")
     lines += [_ability_line(a, noun) for a in p.abilities]
+    # The engine drops "until this Fortification leaves" (no duration);
+    # a Fortification is an artifact (301.6), and "this artifact" parses.
+    lines += _source_lines("this artifact" if p.attachment == "fortification" else noun)
     if p.attachment in _ATTACH_KEYWORD:
         lines.append(_ATTACH_KEYWORD[p.attachment][1])
     text = "\n".join(lines)
@@ -138,12 +161,16 @@ DESTROY_ALL = _instant("PC Wrath", "Destroy all creatures.")
 DESTROY = _instant("PC Kill", "Destroy target permanent. Draw a card.")
 DRAW_PER_CREATURE = _instant("PC Census", "Draw a card for each creature you control.")
 PUMP_TEAM = _instant("PC Rally", "Creatures you control get +1/+1 until end of turn.")
-TOKEN = _instant("PC Spirit Call", "Create a 1/1 colorless Spirit creature token.")
-PHASING_TOKEN = _instant(
-    "PC Phasing Spirit Call", "Create a 1/1 colorless Spirit creature token with phasing."
+_TOKEN_ABILITIES = " and ".join(f'"{line}"' for line in _source_lines("this creature"))
+TOKEN = _instant(
+    "PC Spirit Call", f"Create a 1/1 colorless Spirit creature token with {_TOKEN_ABILITIES}."
 )
-#: "Gain control of target permanent" for each duration the adapter can
-#: cast (613.1b); "for as long as you control X" is not one of them.
+PHASING_TOKEN = _instant(
+    "PC Phasing Spirit Call",
+    f"Create a 1/1 colorless Spirit creature token with phasing and {_TOKEN_ABILITIES}.",
+)
+#: "Gain control of target permanent" for each duration a spell can have
+#: (613.1b); "for as long as you control X" is X's ability (`_source_lines`).
 GAIN_CONTROL: dict[DurationKind, CardSpec] = {
     "end_of_turn": _instant("PC Borrow", "Gain control of target permanent until end of turn."),
     "your_next_turn": _instant(

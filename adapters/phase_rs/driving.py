@@ -147,9 +147,7 @@ class Driver:
 
     def cast(self, seat: int, spec: CardSpec, targets: list[int]) -> str | None:
         """Cast `spec` from `seat`'s hand with `targets` (object ids) and
-        leave it on the stack. A target the engine doesn't offer, or one it
-        didn't choose when it picked the only legal target itself, refuses
-        the cast and restores the game as it was."""
+        leave it on the stack (see `_play_targeted`)."""
         self.give_priority(seat)
         hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
         move = next(
@@ -157,6 +155,13 @@ class Driver:
         )
         if move is None:
             return f"player {seat} can't cast {spec.name} now"
+        return self._play_targeted(seat, move, targets)
+
+    def _play_targeted(self, seat: int, move: Any, targets: list[int]) -> str | None:
+        """Make `move` (a spell or an ability) with `targets`. A target the
+        engine doesn't offer, or one it didn't choose when it picked the only
+        legal target itself, refuses the move and restores the game as it
+        was."""
         snapshot = self.game.state() if targets else None
         start = len(self.events)
         refusal = self._choose_targets(seat, move, targets)
@@ -186,21 +191,31 @@ class Driver:
             return f"objects {sorted(set(targets) - set(chosen))} are not legal targets"
         return None
 
-    def activate(self, seat: int, source: int) -> str | None:
-        """Activate `source`'s only non-mana ability, if the engine offers it."""
+    def activate(
+        self, seat: int, source: int, effect: str, targets: list[int] | None = None
+    ) -> str | None:
+        """Activate `source`'s ability whose effect is `effect` (the engine's
+        effect type, see `cards`), with `targets`, if the engine offers it
+        to `seat` now; leave it on the stack."""
         self.give_priority(seat)
+        try:
+            abilities = self.game.object(source)["abilities"]
+        except ValueError:  # a token that ceased to exist (704.5d)
+            return f"object {source} no longer exists"
         move = next(
             (
                 m
                 for m in self.game.actions()
-                if m.kind == "ActivateAbility" and m.data.get("source_id") == source
+                if m.kind == "ActivateAbility"
+                and m.data.get("source_id") == source
+                and m.data["ability_index"] < len(abilities)
+                and abilities[m.data["ability_index"]]["effect"]["type"] == effect
             ),
             None,
         )
         if move is None:
-            return f"phase.rs offers no activation of object {source}"
-        self.apply(seat, move)
-        return None
+            return f"phase.rs offers player {seat} no {effect} ability of object {source}"
+        return self._play_targeted(seat, move, targets or [])
 
     # Combat and leaving.
 

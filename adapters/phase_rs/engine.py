@@ -17,23 +17,21 @@ DISTRIBUTION = "phase-python"
 INSTALL_HINT = "phase-python is not installed; pip install 'phasecert[phase-rs]'"
 
 #: What the adapter can't express, and why; a property needing one of these is
-#: reported "not applicable" (see `conformance.capabilities`).
+#: reported "not applicable" (see `conformance.capabilities`). Each reason is
+#: shown by a probe script, adapters/phase_rs/probes/<capability>.py.
 MISSING: dict[C, str] = {
-    C.CONTROL_AS_LONG_AS: (
-        "phase.rs parses 'for as long as you control X' only with X the source "
-        "of the effect (duration WhileControllingHost); the suite's X is any "
-        "permanent, and a free instant has no such source on the battlefield"
-    ),
     C.PHASED_OUT_UNDER_OTHER: (
-        "phase.rs stores no 'phased out under player X': a directly phased-out "
-        "permanent phases in at its current controller's untap step, so a "
-        "position where it phased out under another player can't be written"
-    ),
-    C.PHASE_OUT_UNTIL: (
-        "phase.rs has no 'phases out until X leaves the battlefield' effect (610.4); "
-        "its parser drops or ignores phase-out durations"
+        "phase.rs keeps one controller per object and doesn't recompute it while "
+        "the object is phased out: that controller is both who controls it and "
+        "whose untap step phases it in, so 'controlled by A, phased out under B' "
+        "has no state (probes/phased_out_under_other.py)"
     ),
 }
+#: Declared with one limit: phase.rs parses "for as long as you control X"
+#: only as an ability of X, so `GainControl` lasting that long is played when
+#: the caster controls X, phased in, and refused otherwise (611.2b's "never
+#: starts" cases; probes/control_for_as_long_as.py). "Phases out until X
+#: leaves" is X's ability too, and phase.rs ignores its duration (D10).
 CAPABILITIES: frozenset[C] = frozenset(
     {
         C.TOKENS,
@@ -49,11 +47,13 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.ACTIVATED_ABILITIES,
         C.CHOICES,
         C.CONTROL_CHANGE,
+        C.CONTROL_AS_LONG_AS,
         C.PT_BOOST,
         C.SKIP_UNTAP,
         C.MULTIPLAYER,
         C.TARGETING,
         C.PHASE_OUT_ALL,
+        C.PHASE_OUT_UNTIL,
         C.DESTROY,
         C.COUNT_CREATURES,
         C.COMBAT,

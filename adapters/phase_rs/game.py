@@ -1,7 +1,9 @@
 """A phase.rs game playing the suite's actions (see conformance.actions).
 
 Each action becomes the engine's own moves: spells are invented free
-instants cast from hand and resolved by everyone passing priority; passing
+instants cast from hand and resolved by everyone passing priority; "phases
+out until" and "for as long as you control" are free activated abilities of
+their source permanent (see `cards`); passing
 the turn lets the engine run cleanup, the next untap step (502.1, 702.26a),
 upkeep and draw.
 """
@@ -34,6 +36,7 @@ class PhaseRsGame:
             a.PassTurn: self._pass_turn,
             a.PhaseOut: self._phase_out,
             a.PhaseOutAll: lambda x: self._cast(x.player, cards.PHASE_OUT_ALL),
+            a.PhaseOutUntil: self._phase_out_until,
             a.DestroyAll: lambda x: self._cast(x.caster, cards.DESTROY_ALL),
             a.Destroy: self._destroy,
             a.DrawPerCreature: lambda x: self._cast(x.player, cards.DRAW_PER_CREATURE),
@@ -150,10 +153,46 @@ class PhaseRsGame:
     def _gain_control(self, action: a.GainControl) -> str | None:
         """613.1b: a GainControl spell of the engine, with the duration
         parsed from its text; the engine ends it (514.2, 611.2a)."""
+        if action.duration.kind == "as_long_as_you_control":
+            return self._control_while(action)
         spec = cards.GAIN_CONTROL.get(action.duration.kind)
         if spec is None:
             return f"phase-rs adapter can't cast control lasting {action.duration.kind!r}"
         return self._cast(action.player, spec, (action.target,))
+
+    def _control_while(self, action: a.GainControl) -> str | None:
+        """611.2b: "for as long as you control X" is X's own ability in
+        phase.rs (its parser ties that duration to the ability's source), so
+        the caster must control X, phased in, to play it. When they don't,
+        the rules' spell resolves and does nothing; phase.rs has no spell or
+        ability for that (adapters/phase_rs/probes/control_for_as_long_as.py)."""
+        refused = self._not_in_game(action.player)
+        anchor, target = self._oid(action.duration.of or ""), self._oid(action.target)
+        if refused is not None or anchor is None or target is None:
+            return refused or f"{action.duration.of} or {action.target} doesn't exist"
+        x = lookup(self.driver.game, anchor)
+        status = (x or {}).get("phase_status") or {"status": "PhasedIn"}
+        if (
+            x is None
+            or x["zone"] != "Battlefield"
+            or x["controller"] != action.player
+            or status["status"] != "PhasedIn"
+        ):
+            return (
+                f"phase.rs expresses 'for as long as you control {action.duration.of}' only "
+                f"as an ability of {action.duration.of}, which player {action.player} "
+                "doesn't control phased in"
+            )
+        return self.driver.activate(action.player, anchor, cards.CONTROL_WHILE_EFFECT, [target])
+
+    def _phase_out_until(self, action: a.PhaseOutUntil) -> str | None:
+        """610.4: the source's "Target permanent phases out until this
+        leaves the battlefield." (the engine decides who may activate it)."""
+        refused = self._not_in_game(action.caster)
+        source, target = self._oid(action.source), self._oid(action.target)
+        if refused is not None or source is None or target is None:
+            return refused or f"{action.source} or {action.target} doesn't exist"
+        return self.driver.activate(action.caster, source, cards.PHASE_OUT_UNTIL_EFFECT, [target])
 
     def _create_token(self, action: a.CreateToken) -> str | None:
         if action.id in self.reader.ids or not 0 <= action.phasing <= 1:
@@ -175,7 +214,7 @@ class PhaseRsGame:
         source = self._oid(action.source)
         if refused is not None or source is None:
             return refused or f"{action.source} doesn't exist"
-        return self.driver.activate(action.player, source)
+        return self.driver.activate(action.player, source, cards.TAP_EFFECT)
 
     def _declare_attackers(self, action: a.DeclareAttackers) -> str | None:
         d = self.driver

@@ -36,6 +36,9 @@ _DURATION = {
     "end_of_turn": "UntilEndOfTurn",
     "your_next_turn": {"UntilNextTurnOf": {"player": {"type": "Controller"}}},
     "indefinitely": "Permanent",
+    # The engine's parse of "for as long as you control this" (611.2b), with
+    # the effect's source as "this" (see `cards._source_lines`).
+    "as_long_as_you_control": "WhileControllingHost",
 }
 
 
@@ -133,6 +136,8 @@ def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], t
         for key in ("keywords", "base_keywords"):
             obj[key] = [k for k in obj[key] if k != "Phasing"] + ["Phasing"] * p.phasing
     if p.phased_out is not None:
+        # "Until X leaves" (610.4) has no state in phase.rs: its own "phases
+        # out until this leaves" ability leaves just this status (D10).
         cause = "Directly" if p.phased_out.cause == "direct" else "Indirectly"
         obj["phase_status"] = {"status": "PhasedOut", "cause": cause}
     if isinstance(p.attached_to, int):
@@ -156,7 +161,11 @@ def _write_effects(state: dict[str, Any], setup: Setup, ids: dict[str, int]) -> 
     for p in setup.permanents:
         if p.owner != p.controller:
             control = explicit.get(p.id, ControlEffect(p.id, p.controller))
-            _add_effect(state, ids[p.id], control.controller, control.duration, [CHANGE_CONTROL])
+            anchor = control.duration.of
+            source = ids[p.id] if anchor is None else ids[anchor]
+            _add_effect(
+                state, ids[p.id], control.controller, control.duration, [CHANGE_CONTROL], source
+            )
     for e in setup.effects:
         if isinstance(e, BoostEffect):
             boost = [
@@ -173,9 +182,12 @@ def _add_effect(
     controller: int,
     duration: Duration,
     modifications: list[dict[str, Any]],
+    source: int | None = None,
 ) -> None:
     """One continuous effect on object `oid`, in the shape the engine gives
-    the effects of its own resolved spells."""
+    the effects of its own resolved spells and abilities; `source` (the
+    object itself by default) is what "for as long as you control this"
+    names."""
     effect_id = state["next_continuous_effect_id"]
     timestamp = state["next_timestamp"]
     state["next_continuous_effect_id"] = effect_id + 1
@@ -187,7 +199,7 @@ def _add_effect(
             "duration": _DURATION[duration.kind],
             "id": effect_id,
             "modifications": modifications,
-            "source_id": oid,
+            "source_id": oid if source is None else source,
             "source_name": "phasecert setup",
             "timestamp": timestamp,
         }

@@ -9,7 +9,9 @@ from conformance.properties import (  # noqa: F401
     identity,
     multiplayer,
     statics,
+    unattached,
     untap,
+    until,
 )
 from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
 

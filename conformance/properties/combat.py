@@ -42,19 +42,23 @@ def _refused_a_phased_out_attacker_and_attacked(trace: Trace) -> bool:
 def _attack_with_one_phased_out(
     draw: st.DrawFn, setup: Setup, caps: Collection[C]
 ) -> tuple[a.Action, ...]:
-    """The active player phases out one of their creatures, attacks with it
-    (and maybe others), then with the others."""
+    """The active player phases out one of their creatures and attacks with
+    it (and maybe others), then with the others; with a single creature, it
+    attacks once phased back in at their next turn's untap step."""
     mine = ready_creatures(setup, setup.active)
-    if len(mine) < 2 or C.TARGETING not in caps:
+    if not mine or C.TARGETING not in caps:
         return ()
     x, *others = mine
     defender = pick(draw, [p for p in range(setup.players) if p != setup.active])
     rest = tuple(p.id for p in others)
+    out = a.PhaseOut(setup.active, (x.id,))
+    if not rest:
+        declare = a.DeclareAttackers(setup.active, (x.id,), defender)
+        return (out, declare, *turns_to_untap(setup, setup.active), declare)
+    along = rest[: pick(draw, range(len(rest) + 1))]
     return (
-        a.PhaseOut(setup.active, (x.id,)),
-        a.DeclareAttackers(
-            setup.active, (x.id, *rest[: pick(draw, range(len(rest) + 1))]), defender
-        ),
+        out,
+        a.DeclareAttackers(setup.active, (x.id, *along), defender),
         a.DeclareAttackers(setup.active, rest, defender),
     )
 

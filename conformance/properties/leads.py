@@ -1,7 +1,8 @@
-"""Leads: actions played first in a property's scenarios, built from the
-drawn setup, so that the situation a rule is about arises in most examples
-(a creature phases out and a spell targets it, an anthem phases out and
-back in, ...) while the actions drawn after them keep the variety."""
+"""Leads: the actions a plan (`conformance.strategies.plans`) plays first in
+a property's scenarios, built from the drawn setup, so that the situation a
+rule is about arises in most examples (a creature phases out and a spell
+targets it, an anthem phases out and back in, ...) while the actions drawn
+after them keep the variety."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, Setup
-from conformance.strategies import scenarios
 from conformance.strategies._draw import pick
+from conformance.strategies.plans import planned_scenarios
 
 #: Actions that put a position's rule to the test, played before the drawn
 #: ones: built from the setup, the capabilities, and draws.
@@ -22,16 +23,12 @@ Lead = Callable[[st.DrawFn, Setup, Collection[C]], tuple[a.Action, ...]]
 
 
 def led(caps: Collection[C], lead: Lead, **options: object) -> st.SearchStrategy[Scenario]:
-    """Scenarios drawn with `options` whose actions begin with `lead`'s: the
-    situation a rule is about arises in most examples, and what follows is
-    as varied as ever."""
-
-    @st.composite
-    def draw_led(draw: st.DrawFn) -> Scenario:
-        s = draw(scenarios(caps, **options))  # type: ignore[arg-type]
-        return Scenario(s.setup, (*lead(draw, s.setup, caps), *s.actions))
-
-    return draw_led()
+    """Scenarios drawn with `options` whose actions begin with `lead`'s."""
+    return planned_scenarios(
+        caps,
+        lambda draw, setup, caps: (setup, lead(draw, setup, caps)),
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def ready_creatures(setup: Setup, player: int | None = None) -> list[Permanent]:

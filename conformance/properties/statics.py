@@ -49,7 +49,7 @@ def _anthem_scenarios(caps: Collection[C], *kinds: type) -> st.SearchStrategy[Sc
         effects=False,
         permanent_kinds=("creature", "aura", "creature", "equipment", "enchantment"),
         abilities=("anthem",),
-        attached=True,
+        chains=True,
     )
 
 

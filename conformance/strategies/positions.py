@@ -75,22 +75,27 @@ def permanent_lists(
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     ready: bool = False,
+    chains: bool = False,
+    lead: Sequence[str] = (),
     abilities: Sequence[Ability] | None = None,
-    attached: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
-    untapped and not summoning sick: able to attack and tap. `abilities`,
-    if given, are the only abilities drawn (each one more often, then).
-    `attached` Auras, Equipment and Fortifications are attached to a
-    permanent whenever one can host them."""
+    untapped and not summoning sick: able to attack and tap. With `chains`,
+    an Aura is often put on an attachment, making chains two levels deep (an
+    Aura on an Equipment on a creature, an Aura on an Aura), and Equipment
+    and Fortifications are attached whenever they can be. The first
+    permanents are of the kinds in `lead` (e.g. a creature, then an Aura on
+    it), so that a property's situation arises often. `abilities`, if
+    given, are the only abilities drawn (each one more often, then)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
+    lead = [k for k in lead if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps]
     made: list[Permanent] = []
-    for i in range(integer(draw, min_size, max_size)):
-        kind = pick(draw, allowed)
-        host = _draw_host(draw, kind, made, players, caps, attached)
+    for i in range(integer(draw, max(min_size, len(lead)), max(max_size, len(lead)))):
+        kind = lead[i] if i < len(lead) else pick(draw, allowed)
+        host = _draw_host(draw, kind, made, players, caps, chains)
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
@@ -118,23 +123,21 @@ def permanent_lists(
 
 
 def _draw_host(
-    draw: st.DrawFn,
-    kind: str,
-    made: list[Permanent],
-    players: int,
-    caps: Caps,
-    attached: bool = False,
+    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps, chains: bool
 ) -> str | int | None:
+    attached = [p.id for p in made if p.attached_to is not None]
+    if kind == "aura" and chains and attached and maybe(draw):
+        return pick(draw, attached)
     if kind == "aura":
         options: list[str | int] = [p.id for p in made]
-        if C.PLAYER_AURAS in caps and not (attached and options):
+        if C.PLAYER_AURAS in caps:
             options += list(range(players))
         return pick(draw, options) if options else None
     wanted = {"equipment": "creature", "fortification": "land"}.get(kind)
     if wanted is None:
         return None
     hosts = [p.id for p in made if wanted in p.types]
-    return pick(draw, hosts if attached and hosts else [None, *hosts])
+    return pick(draw, hosts if chains and hosts else [None, *hosts])
 
 
 def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
@@ -214,8 +217,9 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    chains: bool = False,
+    lead: Sequence[str] = (),
     abilities: Sequence[Ability] | None = None,
-    attached: bool = False,
 ) -> Setup:
     """A legal position with what `caps` allows."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
@@ -228,8 +232,9 @@ def setups(
             kinds=permanent_kinds,
             phased_out=phased_out,
             ready=ready,
+            chains=chains,
+            lead=lead,
             abilities=abilities,
-            attached=attached,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)

@@ -1,0 +1,86 @@
+"""`phasecert serve --engine NAME`: an installed Python adapter, served over
+the engine protocol (docs/protocol.md) on stdin and stdout.
+
+With it any Python engine runs out of process like an engine in another
+language: `--engine stdio:'phasecert serve --engine phase-rs'`, or
+`phasecert certify --isolate`. What the engine itself prints goes to stderr,
+so it cannot corrupt the protocol on stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Any
+
+from adapters.discovery import load_engine
+from adapters.protocol import missing_capabilities
+from conformance import __version__, wire
+
+
+def serve(engine_name: str, requests: IO[str], replies: IO[str]) -> int:
+    """Answer requests until `stop` or the end of input; 0 either way."""
+    engine = load_engine(engine_name)
+    game: Any = None
+    for line in requests:
+        if not line.strip():
+            continue
+        request_id = 0
+        try:
+            data = wire.parse_line(line)
+            request_id = data.get("id", 0) if isinstance(data.get("id"), int) else 0
+            request = wire.decode_request(data)
+        except wire.ProtocolError as e:
+            _send(replies, wire.ErrorReply(request_id, f"bad request: {e}"))
+            continue
+        try:
+            match request:
+                case wire.Hello():
+                    reply: Any = wire.HelloReply(
+                        request.id, wire.PROTOCOL_VERSION, engine_info(engine)
+                    )
+                case wire.Start(setup=setup):
+                    game = engine.start(setup)
+                    reply = wire.ObservationReply(request.id, game.observe())
+                case wire.Perform(action=action) if game is not None:
+                    reply = wire.ObservationReply(request.id, game.perform(action))
+                case wire.Perform():
+                    reply = wire.ErrorReply(request.id, "perform before any start")
+                case wire.Stop():
+                    _send(replies, wire.StopReply(request.id, True))
+                    return 0
+        except Exception as e:  # the engine's failure, reported to the client
+            reply = wire.ErrorReply(request.id, f"{type(e).__name__}: {e}")
+        _send(replies, reply)
+    return 0
+
+
+def engine_info(engine: Any) -> wire.EngineInfo:
+    """What `hello` says about an in-process engine."""
+    return wire.EngineInfo(
+        name=engine.name,
+        version=str(engine.version),
+        capabilities=tuple(sorted(c.value for c in engine.capabilities)),
+        language="Python",
+        homepage=getattr(engine, "homepage", "") or "",
+        missing=tuple(
+            wire.MissingCapability(c.value, reason)
+            for c, reason in sorted(missing_capabilities(engine).items())
+        ),
+        unreported=tuple(sorted(getattr(engine, "unreported", ()) or ())),
+    )
+
+
+def _send(replies: IO[str], reply: Any) -> None:
+    replies.write(wire.encode(reply))
+    replies.flush()
+
+
+def serve_stdio(engine_name: str) -> int:
+    """`serve` on this process's stdin and stdout, with the engine's own
+    prints moved to stderr."""
+    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    print(f"phasecert {__version__} serving {engine_name}", file=sys.stderr)
+    return serve(engine_name, sys.stdin, protocol)

@@ -1,0 +1,149 @@
+"""Each capability the phase.rs adapter declares is really played: one small
+scenario per capability, which needs it, is played by phase.rs without a
+refusal and agrees with the reference engine at every step.
+
+A capability declared but refused, or played as something else, would make
+every property needing it pass or fail for the wrong reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed; pip install 'phasecert[phase-rs]'"
+)
+
+from adapters.phase_rs import CAPABILITIES, PhaseRsEngine
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.actions import action_needs
+from conformance.capabilities import Capability as C
+from conformance.differential import differences
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import Duration, Permanent, Setup, SkipUntap
+
+
+def creature(pid: str, **fields: Any) -> Permanent:
+    return Permanent(pid, power=2, toughness=2, **fields)
+
+
+def artifact(pid: str, **fields: Any) -> Permanent:
+    return Permanent(pid, types=("artifact",), **fields)
+
+
+def scenario(permanents: tuple[Permanent, ...], *actions: a.Action, **setup: Any) -> Scenario:
+    return Scenario(Setup(permanents=permanents, **setup), actions)
+
+
+AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
+TWO_TURNS = (a.PassTurn(), a.PassTurn())
+#: One scenario per declared capability (none of them meets a known deviation).
+SCENARIOS: dict[C, Scenario] = {
+    C.TOKENS: scenario((), a.CreateToken(0, "t", 0), a.CreateToken(0, "u", 1), *TWO_TURNS),
+    C.AURAS: scenario(
+        (creature("h", phasing=1), Permanent("u", attached_to="h", **AURA)),
+        *TWO_TURNS,
+    ),
+    C.PLAYER_AURAS: scenario(
+        (Permanent("u", attached_to=1, **AURA),),
+        a.PhaseOut(0, ("u",)),
+        *TWO_TURNS,
+    ),
+    C.EQUIPMENT: scenario(
+        (creature("h"), artifact("q", attachment="equipment", attached_to="h")),
+        a.PhaseOut(0, ("h",)),
+        *TWO_TURNS,
+    ),
+    C.FORTIFICATIONS: scenario(
+        (
+            Permanent("l", types=("land",)),
+            artifact("f", attachment="fortification", attached_to="l"),
+        ),
+        a.PhaseOut(0, ("l",)),
+        *TWO_TURNS,
+    ),
+    C.COUNTERS: scenario(
+        (creature("c", counters=(("+1/+1", 2),)),), a.PhaseOut(0, ("c",)), *TWO_TURNS
+    ),
+    C.REDUNDANT_PHASING: scenario((creature("c", phasing=2),), *TWO_TURNS, a.PassTurn()),
+    C.TRIGGERS: scenario((creature("c", abilities=("ltb", "dies")),), a.Destroy(1, "c")),
+    C.PHASE_TRIGGERS: scenario(
+        (creature("c", abilities=("phases_in", "phases_out")),), a.PhaseOut(0, ("c",)), *TWO_TURNS
+    ),
+    C.ANTHEM: scenario(
+        (creature("c"), Permanent("e", types=("enchantment",), abilities=("anthem",))),
+        a.PhaseOut(0, ("e",)),
+    ),
+    C.ACTIVATED_ABILITIES: scenario(
+        (artifact("x", abilities=("tap_gain_life",)),), a.Activate(0, "x")
+    ),
+    C.CHOICES: scenario((creature("c", chosen="blue"),), a.PhaseOut(0, ("c",)), *TWO_TURNS),
+    C.CONTROL_CHANGE: scenario(
+        (creature("c", owner=1, controller=1),),
+        a.GainControl(0, "c", Duration("end_of_turn")),
+        a.PassTurn(),
+    ),
+    C.CONTROL_AS_LONG_AS: scenario(
+        (artifact("x"), creature("c", owner=1, controller=1)),
+        a.GainControl(0, "c", Duration("as_long_as_you_control", "x")),
+        a.PhaseOut(0, ("x",)),
+        *TWO_TURNS,
+    ),
+    C.PT_BOOST: scenario((creature("c"),), a.PumpTeam(0), a.PassTurn()),
+    C.SKIP_UNTAP: scenario(
+        (creature("c", phasing=1),), *TWO_TURNS, *TWO_TURNS, effects=(SkipUntap(0),)
+    ),
+    C.MULTIPLAYER: scenario(
+        (creature("c", owner=2, controller=2, phasing=1),), *TWO_TURNS, a.PassTurn(), players=3
+    ),
+    C.TARGETING: scenario(
+        (creature("c"), creature("d"), creature("e", owner=1, controller=1)),
+        a.PhaseOut(1, ("c", "d")),
+        a.PhaseOut(0, ("e",)),
+    ),
+    C.PHASE_OUT_ALL: scenario(
+        (creature("c"), Permanent("l", types=("land",)), creature("d", owner=1, controller=1)),
+        a.PhaseOutAll(0),
+        *TWO_TURNS,
+    ),
+    C.PHASE_OUT_UNTIL: scenario(
+        (artifact("s"), creature("c", owner=1, controller=1)), a.PhaseOutUntil(0, "s", "c")
+    ),
+    C.DESTROY: scenario(
+        (creature("c"), creature("d"), creature("e", owner=1, controller=1)),
+        a.PhaseOut(0, ("c",)),
+        a.Destroy(0, "e", phased_out_in_response=True),
+        a.DestroyAll(1),
+    ),
+    C.COUNT_CREATURES: scenario(
+        (creature("c"), creature("d")), a.PhaseOut(0, ("c",)), a.DrawPerCreature(0)
+    ),
+    C.COMBAT: scenario(
+        (creature("c"), creature("d")),
+        a.PhaseOut(0, ("d",)),
+        a.DeclareAttackers(0, ("c",), 1),
+        a.PassTurn(),
+    ),
+    C.LEAVE_GAME: scenario(
+        (creature("c", owner=2, controller=2),), a.Concede(2), a.PassTurn(), players=3
+    ),
+}
+
+
+def test_every_declared_capability_has_a_scenario() -> None:
+    assert set(SCENARIOS) == set(CAPABILITIES)
+
+
+@pytest.mark.parametrize("capability", sorted(SCENARIOS), ids=str)
+def test_the_capability_is_played_as_the_reference_plays_it(capability: C) -> None:
+    s = SCENARIOS[capability]
+    needs = s.setup.capabilities().union(*(action_needs(x) for x in s.actions))
+    assert capability in needs
+    ours, theirs = play(PhaseRsEngine(), s), play(ReferenceEngine(), s)
+    assert [step.after.refused for step in ours.steps] == [None] * len(s.actions)
+    for k, (mine, ref) in enumerate(zip(ours.steps, theirs.steps, strict=True)):
+        assert differences(ref.after, mine.after) == [], f"after action {k + 1}"
