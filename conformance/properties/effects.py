@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.history import owners, view
+from conformance.properties.history import default_controllers, view
 from conformance.running import Trace
 from conformance.setup import BoostEffect, ControlEffect, Duration
 
@@ -109,7 +109,7 @@ def control_grants(trace: Trace) -> list[Grant]:
     implicit = [
         ControlEffect(p.id, p.controller)
         for p in setup.permanents
-        if p.controller != p.owner and p.id not in named
+        if p.controller != p.controller_by_default and p.id not in named
     ]
     grants = [
         Grant(e.target, e.controller, e.duration, 0, _end(trace, e, 0))
@@ -129,7 +129,7 @@ def control_grants(trace: Trace) -> list[Grant]:
 
 def controller_as_untap_begins(
     grants: list[Grant],
-    owners: dict[str, int],
+    defaults: dict[str, int],
     before: Observation,
     pid: str,
     k: int,
@@ -142,7 +142,7 @@ def controller_as_untap_begins(
     control X" effect ending in that step still applied then if X was phased
     in and controlled by that player as the step began: only the phasing
     itself can have ended it (702.26f)."""
-    controller = owners.get(pid, 0)
+    controller = defaults.get(pid, 0)
     for g in grants:
         if g.target != pid or not g.in_force(k - 1):
             continue
@@ -159,7 +159,7 @@ def controller_as_untap_begins(
                 x_controller = x_before.controller
             else:
                 x_controller = controller_as_untap_begins(
-                    grants, owners, before, x, k, seen | {pid}
+                    grants, defaults, before, x, k, seen | {pid}
                 )
             if x_controller != g.player:
                 continue
@@ -173,10 +173,10 @@ def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
     (`controller_as_untap_begins`). The observation after the step can't
     say: the phasing itself may end "for as long as" control (702.26f)."""
     grants = control_grants(trace)
-    owner = owners(trace.scenario)
+    default = default_controllers(trace.scenario)
     return {
         k: {
-            p.id: controller_as_untap_begins(grants, owner, step.before, p.id, k)
+            p.id: controller_as_untap_begins(grants, default, step.before, p.id, k)
             for p in step.before.permanents
             if p.on_battlefield
         }
