@@ -1,7 +1,7 @@
 """When continuous effects end, worked out from a trace: the control effects
 and boosts of a scenario, and the observation at which each stops applying.
 
-Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4c,
+Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4a,
 800.4m); what they depend on — turns passing, players leaving, a permanent
 being phased in and controlled — is read from the observations, so the
 result holds for any engine that follows the rules.
@@ -75,7 +75,7 @@ def effect_end(
     created with `duration` no longer applies: "until end of turn" at the
     next cleanup (514.2); "until your next turn" when the player's turn
     begins or would have begun (611.2a, 800.4m); "for as long as" once its
-    condition fails (611.2b); a control effect when `player` leaves (800.4c)."""
+    condition fails (611.2b); a control effect when `player` leaves (800.4a)."""
     obs = observations(trace)
     for k in range(start, len(obs)):
         if not holds(obs[k], duration, player):
