@@ -110,6 +110,10 @@ def test_an_engine_that_does_nothing_does_not(name: str, degenerate: object) -> 
 
 
 def test_every_multiplayer_property_says_what_exercising_it_means() -> None:
-    mine = {n for n, p in REGISTRY.items() if p.check.__module__.endswith(".multiplayer")}
+    mine = {
+        n
+        for n, p in REGISTRY.items()
+        if p.check.__module__.endswith((".multiplayer", ".leaving_control"))
+    }
     assert mine == set(SCENARIOS)
     assert all(REGISTRY[n].exercise_doc for n in mine)
