@@ -6,6 +6,7 @@ from conformance.properties import (  # noqa: F401
     durations,
     existence,
     identity,
+    leaving_control,
     multiplayer,
     unattached,
     untap,
