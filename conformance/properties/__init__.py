@@ -7,6 +7,7 @@ from conformance.properties import (  # noqa: F401
     durations,
     existence,
     identity,
+    leaving_control,
     multiplayer,
     statics,
     unattached,

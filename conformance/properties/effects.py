@@ -1,7 +1,7 @@
 """When continuous effects end, worked out from a trace: the control effects
 and boosts of a scenario, and the observation at which each stops applying.
 
-Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4c,
+Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4a,
 800.4m); what they depend on — turns passing, players leaving, a permanent
 being phased in and controlled — is read from the observations, so the
 result holds for any engine that follows the rules.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.history import owners, view
+from conformance.properties.history import default_controllers, view
 from conformance.running import Trace
 from conformance.setup import BoostEffect, ControlEffect, Duration, SkipUntap
 
@@ -76,7 +76,7 @@ def effect_end(
     created with `duration` no longer applies: "until end of turn" at the
     next cleanup (514.2); "until your next turn" when the player's turn
     begins or would have begun (611.2a, 800.4m); "for as long as" once its
-    condition fails (611.2b); a control effect when `player` leaves (800.4c)."""
+    condition fails (611.2b); a control effect when `player` leaves (800.4a)."""
     obs = observations(trace)
     for k in range(start, len(obs)):
         if not holds(obs[k], duration, player):
@@ -110,7 +110,7 @@ def control_grants(trace: Trace) -> list[Grant]:
     implicit = [
         ControlEffect(p.id, p.controller)
         for p in setup.permanents
-        if p.controller != p.owner and p.id not in named
+        if p.controller != p.controller_by_default and p.id not in named
     ]
     grants = [
         Grant(e.target, e.controller, e.duration, 0, _end(trace, e, 0))
@@ -130,7 +130,7 @@ def control_grants(trace: Trace) -> list[Grant]:
 
 def controller_as_untap_begins(
     grants: list[Grant],
-    owners: dict[str, int],
+    defaults: dict[str, int],
     before: Observation,
     pid: str,
     k: int,
@@ -143,7 +143,7 @@ def controller_as_untap_begins(
     control X" effect ending in that step still applied then if X was phased
     in and controlled by that player as the step began: only the phasing
     itself can have ended it (702.26f)."""
-    controller = owners.get(pid, 0)
+    controller = defaults.get(pid, 0)
     for g in grants:
         if g.target != pid or not g.in_force(k - 1):
             continue
@@ -160,7 +160,7 @@ def controller_as_untap_begins(
                 x_controller = x_before.controller
             else:
                 x_controller = controller_as_untap_begins(
-                    grants, owners, before, x, k, seen | {pid}
+                    grants, defaults, before, x, k, seen | {pid}
                 )
             if x_controller != g.player:
                 continue
@@ -174,10 +174,10 @@ def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
     (`controller_as_untap_begins`). The observation after the step can't
     say: the phasing itself may end "for as long as" control (702.26f)."""
     grants = control_grants(trace)
-    owner = owners(trace.scenario)
+    default = default_controllers(trace.scenario)
     return {
         k: {
-            p.id: controller_as_untap_begins(grants, owner, step.before, p.id, k)
+            p.id: controller_as_untap_begins(grants, default, step.before, p.id, k)
             for p in step.before.permanents
             if p.on_battlefield
         }

@@ -77,6 +77,7 @@ def permanent_lists(
     ready: bool = False,
     chains: bool = False,
     lead: Sequence[str] = (),
+    default_controllers: bool = False,
     abilities: Sequence[Ability] | None = None,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
@@ -86,7 +87,9 @@ def permanent_lists(
     Aura on an Equipment on a creature, an Aura on an Aura), and Equipment
     and Fortifications are attached whenever they can be. The first
     permanents are of the kinds in `lead` (e.g. a creature, then an Aura on
-    it), so that a property's situation arises often. `abilities`, if
+    it), so that a property's situation arises often. With
+    `default_controllers` (and the capability), a permanent may have entered
+    under another player than its owner (110.2, 800.4c). `abilities`, if
     given, are the only abilities drawn (each one more often, then)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
@@ -99,11 +102,15 @@ def permanent_lists(
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
+        default = owner
+        if default_controllers and C.DEFAULT_CONTROLLER in caps:
+            default = integer(draw, 0, players - 1)
         creature = kind == "creature"
         p = Permanent(
             id=f"p{i + 1}",
             owner=owner,
-            controller=integer(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else owner,
+            default_controller=None if default == owner else default,
+            controller=integer(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else default,
             types=_TYPES[kind],
             attachment=kind if kind in ("aura", "equipment", "fortification") else None,  # type: ignore[arg-type]
             token=creature and C.TOKENS in caps and maybe(draw),
@@ -172,9 +179,13 @@ def effect_lists(
     caps: Caps,
     *,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    control_durations: Sequence[Duration] | None = None,
 ) -> tuple[Effect, ...]:
     """Continuous effects consistent with `setup` (see legality); a boost
-    lasts one of `boost_durations` (702.26f, 800.4m)."""
+    lasts one of `boost_durations` (702.26f, 800.4m). With
+    `control_durations`, every permanent controlled by another player than
+    its default controller gets an explicit control effect lasting one of
+    them (800.4c)."""
     effects: list[Effect] = []
     last = setup.players - 1
     if C.SKIP_UNTAP in caps and maybe(draw):
@@ -186,7 +197,12 @@ def effect_lists(
         effects.append(BoostEffect(tuple(targets), integer(draw, 0, last), duration=duration))
     if C.CONTROL_CHANGE in caps:
         for p in setup.permanents:
-            if p.controller != p.owner and maybe(draw):
+            if p.controller == p.controller_by_default:
+                continue
+            if control_durations:
+                duration = pick(draw, control_durations)
+                effects.append(ControlEffect(p.id, p.controller, duration))
+            elif maybe(draw):
                 effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p, caps)))
     return tuple(effects)
 
@@ -219,10 +235,14 @@ def setups(
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
     chains: bool = False,
     lead: Sequence[str] = (),
+    min_players: int = 2,
+    default_controllers: bool = False,
+    control_durations: Sequence[Duration] | None = None,
     abilities: Sequence[Ability] | None = None,
 ) -> Setup:
-    """A legal position with what `caps` allows."""
-    players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
+    """A legal position with what `caps` allows; at least `min_players`
+    players if the engine plays multiplayer games."""
+    players = integer(draw, min_players, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
             players,
@@ -234,12 +254,21 @@ def setups(
             ready=ready,
             chains=chains,
             lead=lead,
+            default_controllers=default_controllers,
             abilities=abilities,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
     if effects:
         setup = replace(
-            setup, effects=draw(effect_lists(setup, caps, boost_durations=boost_durations))
+            setup,
+            effects=draw(
+                effect_lists(
+                    setup,
+                    caps,
+                    boost_durations=boost_durations,
+                    control_durations=control_durations,
+                )
+            ),
         )
     return setup
