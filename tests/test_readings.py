@@ -176,7 +176,10 @@ def test_reading_b_both_readings_pass(prop: str) -> None:
     reference = trace_of(Rules, HOST_LEAVES)
     other = trace_of(PhasesInWhenHostLeaves, HOST_LEAVES)
     assert reference.steps[1].after.permanent("p2").phased_out
-    assert other.steps[1].after.permanent("p2").zone == "graveyard"
+    shown = other.steps[1].after.permanent("p2")
+    # 704.3: the state-based action waits for the next priority (reading D).
+    assert shown.phased_in and shown.attached_to is None
+    assert other.steps[2].after.permanent("p2").zone == "graveyard"
     assert passes(prop, reference) and passes(prop, other)
 
 
