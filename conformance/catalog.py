@@ -80,6 +80,10 @@ _RULES = [
         "704.5d",
         "A token outside the battlefield ceases to exist; a phased-out token is on the battlefield.",
     ),
+    Rule(
+        "704.3",
+        "State-based actions are checked whenever a player would receive priority, not after every event.",
+    ),
     Rule("704.5m", "An unattached Aura, or one attached illegally, goes to its owner's graveyard."),
     Rule("704.5n", "Equipment or a Fortification attached illegally becomes unattached and stays."),
     Rule(

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card
+from conformance import actions as a
 from conformance.observation import Event
 from conformance.setup import PhasedOut
 
@@ -149,3 +150,16 @@ class UnattachedAuraStays(Rules):
 class EquipmentDiesWithHost(Rules):
     def unattach(self, card: Card) -> None:
         self.leave_battlefield(card, "graveyard")
+
+
+@mutant(
+    "state-based-actions-at-turn-start",
+    "704.3",
+    "state-based actions are checked only as a turn begins, not each time a player would "
+    "receive priority (after a spell resolves)",
+    kills=("no_aura_stays_unattached",),
+)
+class StateBasedActionsAtTurnStart(Rules):
+    def after_action(self, action: a.Action) -> None:
+        if isinstance(action, a.PassTurn):
+            self.receive_priority()

@@ -154,6 +154,7 @@ def _aura_to_graveyard(trace: Trace) -> bool:
 
 @rule_property(
     "704.5m",
+    "704.3",
     needs={C.AURAS},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
@@ -222,6 +223,7 @@ def _equipment_left_unattached(trace: Trace) -> bool:
 
 @rule_property(
     "704.5n",
+    "704.3",
     needs={C.EQUIPMENT},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
