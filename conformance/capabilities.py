@@ -27,7 +27,11 @@ class Capability(StrEnum):
     ACTIVATED_ABILITIES = "activated-abilities"
     CONTROL_CHANGE = "control-change"
     #: "For as long as you control X" control durations (611.2b, 702.26f).
+    #: X is a phased-in permanent of the player gaining control, as the
+    #: effect begins.
     CONTROL_AS_LONG_AS = "control-for-as-long-as"
+    #: ... and with any other X, whose duration never starts (611.2b).
+    CONTROL_AS_LONG_AS_OTHER = "control-for-as-long-as-other"
     #: A phased-out permanent that phased out under another player than its
     #: current controller (R2017-control).
     PHASED_OUT_UNDER_OTHER = "phased-out-under-other"

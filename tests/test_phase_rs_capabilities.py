@@ -44,6 +44,9 @@ TWO_TURNS = (a.PassTurn(), a.PassTurn())
 #: One scenario per declared capability (none of them meets a known deviation).
 SCENARIOS: dict[C, Scenario] = {
     C.TOKENS: scenario((), a.CreateToken(0, "t", 0), a.CreateToken(0, "u", 1), *TWO_TURNS),
+    C.DEFAULT_CONTROLLER: scenario(
+        (creature("d", owner=0, controller=1, default_controller=1, phasing=1),), *TWO_TURNS
+    ),
     C.AURAS: scenario(
         (creature("h", phasing=1), Permanent("u", attached_to="h", **AURA)),
         *TWO_TURNS,

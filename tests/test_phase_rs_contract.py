@@ -215,7 +215,7 @@ def test_gain_control_for_as_long_as_is_x_s_ability_and_ends_as_x_phases_out() -
 @requires_phase
 def test_gain_control_for_as_long_as_another_players_x_is_refused_clearly() -> None:
     """611.2b: phase.rs has no way to say "for as long as you control X" for
-    an X the caster doesn't control (probes/control_for_as_long_as.py)."""
+    an X the caster doesn't control (probes/control_for_as_long_as_other.py)."""
     lands = (Permanent("p1", types=("land",)), Permanent("p2", types=("land",)))
     game = PhaseRsEngine().start(Setup(permanents=lands))
     seen = game.perform(a.GainControl(1, "p1", Duration("as_long_as_you_control", "p2")))

@@ -35,11 +35,6 @@ def test_every_missing_capability_has_a_probe_its_reason_names(capability: Capab
     assert f"probes/{probe(capability).name}" in MISSING[capability]
 
 
-def test_the_partly_expressed_capability_has_a_probe() -> None:
-    """611.2b: X's ability only (see PhaseRsGame._control_while)."""
-    assert probe(Capability.CONTROL_AS_LONG_AS).is_file()
-
-
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_the_probe_still_shows_the_limitation(script: Path) -> None:
     done = subprocess.run(

@@ -26,12 +26,17 @@ MISSING: dict[C, str] = {
         "whose untap step phases it in, so 'controlled by A, phased out under B' "
         "has no state (probes/phased_out_under_other.py)"
     ),
+    C.CONTROL_AS_LONG_AS_OTHER: (
+        "phase.rs parses 'for as long as you control X' only as an ability of X, "
+        "activated by X's controller: a spell naming another permanent as X gains "
+        "nothing, so a duration that never starts (611.2b) can't be played "
+        "(probes/control_for_as_long_as_other.py)"
+    ),
 }
-#: Declared with one limit: phase.rs parses "for as long as you control X"
-#: only as an ability of X, so `GainControl` lasting that long is played when
-#: the caster controls X, phased in, and refused otherwise (611.2b's "never
-#: starts" cases; probes/control_for_as_long_as.py). "Phases out until X
-#: leaves" is X's ability too, and phase.rs ignores its duration (D10).
+#: `GainControl` lasting "for as long as you control X" is played as X's own
+#: ability when the caster controls X, phased in, the only case phase.rs
+#: parses (CONTROL_AS_LONG_AS without _OTHER). "Phases out until X leaves" is
+#: X's ability too, and phase.rs ignores its duration (D10).
 CAPABILITIES: frozenset[C] = frozenset(
     {
         C.TOKENS,

@@ -165,7 +165,7 @@ class PhaseRsGame:
         phase.rs (its parser ties that duration to the ability's source), so
         the caster must control X, phased in, to play it. When they don't,
         the rules' spell resolves and does nothing; phase.rs has no spell or
-        ability for that (adapters/phase_rs/probes/control_for_as_long_as.py)."""
+        ability for that (adapters/phase_rs/probes/control_for_as_long_as_other.py)."""
         refused = self._not_in_game(action.player)
         anchor, target = self._oid(action.duration.of or ""), self._oid(action.target)
         if refused is not None or anchor is None or target is None:

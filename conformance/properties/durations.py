@@ -39,6 +39,8 @@ _CONTROL = (
     C.PHASED_OUT_UNDER_OTHER,
 )
 _AS_LONG_AS = {C.CONTROL_CHANGE, C.TARGETING, C.CONTROL_AS_LONG_AS}
+#: 611.2b's X is phased out as the effect begins: any X.
+_NEVER_STARTS = {*_AS_LONG_AS, C.CONTROL_AS_LONG_AS_OTHER}
 
 
 def _boost_ended_while_out(trace: Trace) -> bool:
@@ -209,7 +211,7 @@ def _never_started(trace: Trace) -> bool:
 
 @rule_property(
     "611.2b",
-    needs=_AS_LONG_AS,
+    needs=_NEVER_STARTS,
     scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
         plans.control_as_long_as_x_out,

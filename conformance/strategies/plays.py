@@ -152,9 +152,12 @@ def _targeted_action(draw: st.DrawFn, kind: type, player: int, table: Table) -> 
         return a.Destroy(player, pick(draw, ids), maybe(draw))
     if kind is a.GainControl:
         target = pick(draw, ids)
-        if C.CONTROL_AS_LONG_AS in table.caps and maybe(draw):
+        # X is any permanent only with CONTROL_AS_LONG_AS_OTHER; else one the
+        # caster controlled at the start (phased in, the adapter checks).
+        anchors = ids if C.CONTROL_AS_LONG_AS_OTHER in table.caps else table.controlled_by(player)
+        if C.CONTROL_AS_LONG_AS in table.caps and anchors and maybe(draw):
             return a.GainControl(
-                player, target, Duration("as_long_as_you_control", pick(draw, ids))
+                player, target, Duration("as_long_as_you_control", pick(draw, anchors))
             )
         return a.GainControl(player, target, pick(draw, SIMPLE_DURATIONS))
     # Abilities are mostly activated by their controller.

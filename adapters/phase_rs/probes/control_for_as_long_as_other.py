@@ -1,4 +1,4 @@
-"""Probe for the limit of `control-for-as-long-as` (611.2b): phase.rs can
+"""Probe for `control-for-as-long-as-other` (611.2b): phase.rs can
 say "gain control of T for as long as you control X" only as an ability of
 X, so only X's controller can play it.
 
