@@ -14,6 +14,8 @@ from adapters.protocol import missing_capabilities
 
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
+#: Engines that do (almost) nothing, for the meta-tests (adapters.degenerate).
+DEGENERATE_PREFIX = "degenerate:"
 
 
 class EngineNotFound(LookupError):
@@ -42,6 +44,10 @@ def load_engine(name: str) -> Any:
         from adapters.mutants import mutant_engine
 
         return mutant_engine(name.removeprefix(MUTANT_PREFIX))
+    if name.startswith(DEGENERATE_PREFIX):
+        from adapters.degenerate import degenerate_engine
+
+        return degenerate_engine(name.removeprefix(DEGENERATE_PREFIX))
     target = _builtin().get(name)
     if target is None and ":" in name:
         target = name  # "package.module:Factory", for an adapter under development
@@ -50,7 +56,8 @@ def load_engine(name: str) -> Any:
         if not found:
             known = ", ".join(n for n in engine_names() if not n.startswith(MUTANT_PREFIX))
             raise EngineNotFound(
-                f"no engine named {name!r}; known engines: {known} (and mutant:NAME)"
+                f"no engine named {name!r}; known engines: {known} "
+                "(and mutant:NAME, degenerate:NAME)"
             )
         target = found[0].value
     module_name, _, attr = target.partition(":")
