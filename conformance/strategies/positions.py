@@ -71,20 +71,17 @@ def permanent_lists(
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     ready: bool = False,
-    chains: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
-    untapped and not summoning sick: able to attack and tap. With `chains`,
-    an Aura is often attached to an attachment, building chains two or
-    more deep (702.26g)."""
+    untapped and not summoning sick: able to attack and tap."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
     made: list[Permanent] = []
     for i in range(integer(draw, min_size, max_size)):
         kind = pick(draw, allowed)
-        host = _draw_host(draw, kind, made, players, caps, chains)
+        host = _draw_host(draw, kind, made, players, caps)
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
@@ -112,16 +109,8 @@ def permanent_lists(
 
 
 def _draw_host(
-    draw: st.DrawFn,
-    kind: str,
-    made: list[Permanent],
-    players: int,
-    caps: Caps,
-    chains: bool = False,
+    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps
 ) -> str | int | None:
-    attachments = [p.id for p in made if p.attachment is not None and p.attached_to is not None]
-    if chains and kind == "aura" and attachments and maybe(draw):
-        return pick(draw, attachments)
     if kind == "aura":
         options: list[str | int] = [p.id for p in made]
         if C.PLAYER_AURAS in caps:
@@ -210,10 +199,8 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
-    chains: bool = False,
 ) -> Setup:
-    """A legal position with what `caps` allows (`chains`: see
-    `permanent_lists`)."""
+    """A legal position with what `caps` allows."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
@@ -224,7 +211,6 @@ def setups(
             kinds=permanent_kinds,
             phased_out=phased_out,
             ready=ready,
-            chains=chains,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
