@@ -84,7 +84,9 @@ def test_degenerate_engines_load_by_name() -> None:
 
 def test_random_refusals_are_deterministic() -> None:
     """The same scenario gets the same refusals, so a failure replays."""
-    scenario = Scenario(Setup(permanents=(Permanent("p1", phasing=1, power=1, toughness=1),)), (PassTurn(),) * 12)
+    scenario = Scenario(
+        Setup(permanents=(Permanent("p1", phasing=1, power=1, toughness=1),)), (PassTurn(),) * 12
+    )
     engine = degenerate_engine("random-refusals")
     runs = [[s.after.refused for s in play(engine, scenario).steps] for _ in range(2)]
     assert runs[0] == runs[1]

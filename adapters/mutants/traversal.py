@@ -78,7 +78,7 @@ class DestroyAllSkipsNext(Rules):
     "702.26b",
     '"destroy all creatures" destroys creatures one at a time until none is left, so one that '
     'phases in during the destruction (its "until" source died) is destroyed too',
-    kills=(),
+    kills=("phased_out_creatures_are_not_destroyed",),
 )
 class DestroyAllCatchesPhasedIn(Rules):
     def destroy_all(self, action: a.DestroyAll) -> None:
