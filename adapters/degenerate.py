@@ -186,9 +186,10 @@ def _rules(rules: type[Rules]) -> Callable[[str], object]:
 
 
 #: Rules about how a permanent that is phased out is treated (702.26b and
-#: the rulings that spell it out), which an engine that never phases
-#: anything still implements for what the setup shows phased out.
-PHASED_OUT_IS_NONEXISTENT = frozenset({"702.26b", "R2017-nonexistent", "702.26e"})
+#: the rulings that spell it out; 702.26k, it leaves the game with its
+#: owner), which an engine that never phases anything still implements for
+#: what the setup shows phased out.
+PHASED_OUT_IS_NONEXISTENT = frozenset({"702.26b", "R2017-nonexistent", "702.26e", "702.26k"})
 #: Rules no phasing takes part in: entering (110.5), state-based actions on
 #: attachments (704.5m, 704.5n) and players leaving (800.4a, 800.4c, 800.4m),
 #: which the reference's own code plays for these engines.

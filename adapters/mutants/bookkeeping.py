@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card, GameState
-from conformance.observation import Event
 from conformance.setup import PhasedOut
 
 
@@ -108,20 +107,21 @@ class UntilLinkDroppedWhenSourcePhasesOut(Rules):
     kills=(),
 )
 class UntilNotEndedByLeavingGame(Rules):
+    """Ends "until" durations in its move-to-a-zone code; removing a
+    leaving player's permanents doesn't go through it."""
+
+    leaving = False
+
     def leave_game(self, player: int) -> None:
-        """The reference's 800.4a, with its own removal loop, which ends no
-        "until" duration."""
-        self.state.in_game[player] = False
-        for card in list(self.state.cards.values()):
-            if card.owner == player and card.zone != "none":
-                if card.phased_in and card.controller != player:
-                    self.trigger(card, "ltb")
-                if card.on_battlefield:
-                    self.state.events.append(Event("zone_change", card.id, "battlefield->none"))
-                card.zone = "none"
-                card.attached_to = None
-        self.state.triggers = [t for t in self.state.triggers if t[2] != player]
-        self.refresh()
+        self.leaving = True
+        try:
+            super().leave_game(player)
+        finally:
+            self.leaving = False
+
+    def release_until(self, source: Card) -> None:
+        if not self.leaving:
+            super().release_until(source)
 
 
 # Survives ci: 610.4's scenarios have no tokens; with TOKENS in the
