@@ -195,6 +195,25 @@ PHASED_OUT_IS_NONEXISTENT = frozenset({"702.26b", "R2017-nonexistent", "702.26e"
 #: which the reference's own code plays for these engines.
 NOT_ABOUT_PHASING = frozenset({"110.5", "704.5m", "704.5n", "800.4a", "800.4c", "800.4m"})
 
+#: Rules whose every case is about phasing out: attachments go with their
+#: host (702.26g, h), phasing out once (702.26p) and not in a skipped untap
+#: step (702.26m), leaving combat (506.4), a spell's target phasing out
+#: (R2017-targets), "for as long as" effects ending as X phases out or never
+#: starting while it is out (702.26f, R2017-for-as-long-as, 611.2b).
+PHASING_OUT = frozenset(
+    {
+        "702.26g",
+        "702.26h",
+        "702.26m",
+        "702.26p",
+        "506.4",
+        "R2017-targets",
+        "702.26f",
+        "R2017-for-as-long-as",
+        "611.2b",
+    }
+)
+
 DEGENERATES: dict[str, Degenerate] = {
     d.name: d
     for d in (
@@ -253,9 +272,7 @@ DEGENERATES: dict[str, Degenerate] = {
         Degenerate(
             "never-phases-in",
             "phases permanents out as the reference does and never phases anything in",
-            PHASED_OUT_IS_NONEXISTENT
-            | NOT_ABOUT_PHASING
-            | {"702.26g", "702.26h", "702.26m", "702.26p", "506.4", "R2017-targets"},
+            PHASED_OUT_IS_NONEXISTENT | NOT_ABOUT_PHASING | PHASING_OUT,
             "everything about phasing out, nothing about phasing in",
             _rules(NeverPhasesIn),
         ),
