@@ -17,6 +17,8 @@ from adapters.protocol import missing_capabilities
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
 STDIO_PREFIX = "stdio:"
+#: Engines that do (almost) nothing, for the meta-tests (adapters.degenerate).
+DEGENERATE_PREFIX = "degenerate:"
 
 
 class EngineNotFound(LookupError):
@@ -52,6 +54,10 @@ def load_engine(name: str) -> Any:
             return StdioEngine(name)
         except (ValueError, EngineProcessError) as e:
             raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e
+    if name.startswith(DEGENERATE_PREFIX):
+        from adapters.degenerate import degenerate_engine
+
+        return degenerate_engine(name.removeprefix(DEGENERATE_PREFIX))
     target = _builtin().get(name)
     if target is None and ":" in name:
         target = name  # "package.module:Factory", for an adapter under development
@@ -60,7 +66,8 @@ def load_engine(name: str) -> Any:
         if not found:
             known = ", ".join(n for n in engine_names() if not n.startswith(MUTANT_PREFIX))
             raise EngineNotFound(
-                f"no engine named {name!r}; known engines: {known} (and mutant:NAME)"
+                f"no engine named {name!r}; known engines: {known} "
+                "(and mutant:NAME, degenerate:NAME)"
             )
         target = found[0].value
     module_name, _, attr = target.partition(":")

@@ -50,4 +50,13 @@ def mutant_engine(name: str) -> ReferenceEngine:
 
 
 # Registration happens on import; these modules use `mutant` above.
-from adapters.mutants import attachments, durations, existence, identity, multiplayer, untap  # noqa: E402, F401
+from adapters.mutants import (  # noqa: E402, F401
+    attachments,
+    bookkeeping,
+    durations,
+    existence,
+    identity,
+    multiplayer,
+    traversal,
+    untap,
+)
