@@ -52,7 +52,7 @@ def refuses_phase_outs(action: a.Action | None, obs: Observation) -> Observation
 
 
 def test_thresholds_per_profile() -> None:
-    assert [exercise_needed(profile(p)) for p in ("dev", "ci", "certify")] == [2, 10, 25]
+    assert [exercise_needed(profile(p)) for p in ("dev", "ci", "certify")] == [1, 10, 25]
 
 
 def test_a_property_whose_rule_is_never_exercised_is_not_a_pass() -> None:
@@ -61,7 +61,7 @@ def test_a_property_whose_rule_is_never_exercised_is_not_a_pass() -> None:
     result = run_property(never, ReferenceEngine(), using=profile("dev"))
     assert result.status == "not-exercised"
     assert result.exercised == 0 and result.examples == 25
-    assert result.message.startswith("not exercised: 0 of 25 examples exercised it, 2 needed")
+    assert result.message.startswith("not exercised: 0 of 25 examples exercised it, 1 needed")
 
 
 def test_exercised_examples_are_counted() -> None:

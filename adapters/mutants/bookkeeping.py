@@ -124,14 +124,12 @@ class UntilNotEndedByLeavingGame(Rules):
             super().release_until(source)
 
 
-# Survives ci: 610.4's scenarios have no tokens; with TOKENS in the
-# property's capabilities it dies at the 11th derandomized example.
 @mutant(
     "until-token-source-forgotten",
     "610.4",
     'a token ceases to exist as it leaves, and its "until" links are dropped with it: what '
     "it phased out never phases in",
-    kills=(),
+    kills=("phased_out_until_waits_for_its_source",),
 )
 class UntilTokenSourceForgotten(Rules):
     def release_until(self, source: Card) -> None:

@@ -317,18 +317,20 @@ def _unattached_by_sba(trace: Trace, k: int, pid: str) -> bool:
 
 def _attach_triggers_while_phasing(trace: Trace) -> bool:
     """702.26j: an attachment with a "becomes attached" or "becomes
-    unattached" ability phased out or in, in a trace where the engine shows
-    triggered abilities triggering."""
+    unattached" ability phased out and one phased in (both halves of the
+    rule), in a trace where the engine shows triggered abilities
+    triggering."""
     watched = {
         p.id
         for p in trace.scenario.setup.permanents
         if {"attached", "unattached"} & set(p.abilities)
     }
     triggers = any(e.kind == "trigger" for s in trace.steps for e in s.after.events)
-    return triggers and any(
-        was_in_went_out(step, pid) or was_out_came_in(step, pid)
-        for step in trace.steps
-        for pid in watched
+    moved = [(step, pid) for step in trace.steps for pid in watched]
+    return (
+        triggers
+        and any(was_in_went_out(step, pid) for step, pid in moved)
+        and any(was_out_came_in(step, pid) for step, pid in moved)
     )
 
 

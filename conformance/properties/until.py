@@ -17,7 +17,7 @@ from conformance.properties.effects import (
     phased_out_under,
     skipped_untap_steps,
 )
-from conformance.properties.history import view, was_in_went_out
+from conformance.properties.history import view, was_in_went_out, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -93,7 +93,8 @@ def _source_left_it_came_in(trace: Trace) -> bool:
     "610.4",
     needs=_UNTIL,
     scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_UNTIL),
+        # Tokens too: a token source ceases to exist as it leaves (704.5d).
+        focus(caps, *_UNTIL, C.TOKENS),
         plans.until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,
@@ -137,9 +138,14 @@ def _left_while_out(trace: Trace, step: Step, source: str) -> bool:
 
 def _source_went_out_it_stayed(trace: Trace) -> bool:
     """R2017-until-leaves: the engine phased out the source of a "phases out
-    until", and showed what waited for it still phased out."""
-    return any(
+    until", and showed what waited for it still phased out, in a trace where
+    it phases something in (staying out proves nothing from an engine that
+    never phases anything in)."""
+    stayed = any(
         was_in_went_out(step, source) and c.phased_out for step, _, source, c, _ in _waiting(trace)
+    )
+    return stayed and any(
+        was_out_came_in(step, p.id) for step in trace.steps for p in step.after.permanents
     )
 
 

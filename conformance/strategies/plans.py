@@ -131,7 +131,8 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
 
 def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """610.4, R2017-until-leaves: X phases out until S leaves the battlefield;
-    then S is destroyed, or phases out; later X may be phased out again."""
+    then S is destroyed, or phases out and turns may pass until it phases in
+    again (neither is leaving); later X may be phased out again."""
     ids = _phased_in(setup)
     if len(ids) < 2:
         return setup, ()
@@ -142,8 +143,9 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         draw,
         [a.Destroy(player, source), a.DestroyAll(player), a.PhaseOut(player, (source,))],
     )
+    turns = integer(draw, 0, setup.players) if isinstance(then, a.PhaseOut) else 0
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
-    return setup, (a.PhaseOutUntil(player, source, x), then, *again)
+    return setup, (a.PhaseOutUntil(player, source, x), then, *(a.PassTurn(),) * turns, *again)
 
 
 def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | None:
