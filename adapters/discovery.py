@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 from typing import Any
 
-from adapters.protocol import missing_capabilities
+from adapters.protocol import missing_capabilities, unreported_observations
 
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
@@ -58,6 +58,7 @@ def load_engine(name: str) -> Any:
         module = __import__(module_name, fromlist=[attr])
         engine = getattr(module, attr)()
         missing_capabilities(engine)
+        unreported_observations(engine)
     except (ImportError, AttributeError, RuntimeError, ValueError) as e:
         raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e
     return engine

@@ -109,6 +109,7 @@ def attachments_return_with_their_host(trace: Trace) -> None:
     "702.26b",
     needs={C.AURAS},
     scenarios=_phasing_hosts,
+    reads={"events"},
 )
 def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
     """A phased-out permanent is treated as though it doesn't exist (702.26b),
@@ -237,6 +238,7 @@ def _host_there(obs: Observation, host: str | int) -> bool:
         permanent_kinds=_ATTACHMENTS,
         min_actions=1,
     ),
+    reads={"events"},
 )
 def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
     """Phasing in or out never makes anything become attached or unattached:

@@ -24,6 +24,7 @@ _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP}
     scenarios=lambda caps: scenarios(
         caps, kinds=(a.DrawPerCreature, a.PhaseOut, a.PassTurn), min_actions=1
     ),
+    reads={"cards_drawn"},
 )
 def phased_out_creatures_are_not_counted(trace: Trace) -> None:
     """ "Draw a card for each creature you control" counts phased-in
@@ -54,6 +55,7 @@ def phased_out_creatures_are_not_counted(trace: Trace) -> None:
     scenarios=lambda caps: scenarios(
         caps, kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn), min_actions=1
     ),
+    reads={"events"},
 )
 def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
     """ "Destroy all creatures" destroys phased-in creatures and leaves
@@ -206,6 +208,7 @@ def phased_out_creatures_cannot_attack(trace: Trace) -> None:
         min_actions=2,
         ready=True,
     ),
+    reads={"life"},
 )
 def phasing_out_removes_from_combat(trace: Trace) -> None:
     """A creature that phases out is removed from combat: it is no longer
@@ -303,6 +306,7 @@ def resolving_effects_skip_phased_out_creatures(trace: Trace) -> None:
     "R2017-targets",
     needs={C.DESTROY, C.TARGETING},
     scenarios=lambda caps: scenarios(caps, kinds=(a.Destroy,), min_actions=1),
+    reads={"cards_drawn"},
 )
 def spell_whose_target_phased_out_does_nothing(trace: Trace) -> None:
     """A spell whose only target phases out in response doesn't resolve:

@@ -52,6 +52,7 @@ def _concessions(trace: Trace) -> list[tuple[Step, int]]:
         permanent_kinds=("creature",),
         effects=False,
     ),
+    reads={"events"},
 )
 def leaving_player_takes_what_they_own(trace: Trace) -> None:
     """Everything a leaving player owns leaves the game with them, phased-out
