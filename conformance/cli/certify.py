@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.discovery import load_engine
-from adapters.protocol import missing_capabilities
+from adapters.protocol import missing_capabilities, unreported_observations
 from conformance.atomic import write_text_atomically
 from conformance.baseline import (
     Baseline,
@@ -103,6 +103,7 @@ def certify(args: argparse.Namespace) -> int:
         engine_version=str(engine.version),
         capabilities=tuple(sorted(engine.capabilities)),
         missing={c.value: why for c, why in missing_capabilities(engine).items()},
+        unreported=tuple(sorted(unreported_observations(engine))),
         profile=args.profile,
         seed=args.seed,
         started=started,
@@ -220,6 +221,7 @@ def merge(args: argparse.Namespace) -> int:
         engine_version=first["engine"]["version"],
         capabilities=tuple(first["engine"]["capabilities"]),
         missing=dict(first["engine"].get("missing", {})),
+        unreported=tuple(first["engine"].get("unreported", ())),
         profile=first["profile"],
         seed=first["seed"],
         started=min(r["started"] for _, r in reports),

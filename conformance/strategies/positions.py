@@ -71,17 +71,22 @@ def permanent_lists(
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     ready: bool = False,
+    chains: bool = False,
+    favour_until: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
-    untapped and not summoning sick: able to attack and tap."""
+    untapped and not summoning sick: able to attack and tap. With `chains`,
+    an Aura is often put on something attached itself (attachment chains,
+    702.26g); with `favour_until`, most permanents that phased out directly
+    did so "until" another leaves (610.4)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
     made: list[Permanent] = []
     for i in range(integer(draw, min_size, max_size)):
         kind = pick(draw, allowed)
-        host = _draw_host(draw, kind, made, players, caps)
+        host = _draw_host(draw, kind, made, players, caps, chains)
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
@@ -103,15 +108,25 @@ def permanent_lists(
             chosen=pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
             sick=creature and not ready and maybe(draw),
         )
-        status = _phase_status(draw, p, made, caps) if phased_out and not ready else None
+        status = (
+            _phase_status(draw, p, made, caps, favour_until) if phased_out and not ready else None
+        )
         made.append(replace(p, phased_out=status))
     return tuple(made)
 
 
 def _draw_host(
-    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps
+    draw: st.DrawFn,
+    kind: str,
+    made: list[Permanent],
+    players: int,
+    caps: Caps,
+    chains: bool = False,
 ) -> str | int | None:
     if kind == "aura":
+        attached = [p.id for p in made if p.attached_to is not None]
+        if chains and attached and (maybe(draw) or maybe(draw)):
+            return pick(draw, attached)
         options: list[str | int] = [p.id for p in made]
         if C.PLAYER_AURAS in caps:
             options += list(range(players))
@@ -129,7 +144,7 @@ def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
 
 
 def _phase_status(
-    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps
+    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps, favour_until: bool = False
 ) -> PhasedOut | None:
     host = next((h for h in made if h.id == p.attached_to), None)
     if host is not None and host.phased_out is not None:
@@ -142,7 +157,7 @@ def _phase_status(
     unders = [p.controller, p.owner] if C.PHASED_OUT_UNDER_OTHER in caps else [p.controller]
     under = pick(draw, sorted(set(unders)))
     sources = [m.id for m in made if m.phased_out is None]
-    if C.PHASE_OUT_UNTIL in caps and sources and maybe(draw):
+    if C.PHASE_OUT_UNTIL in caps and sources and (maybe(draw) or (favour_until and maybe(draw))):
         return PhasedOut("direct", under, pick(draw, sources))
     return PhasedOut("direct", under)
 
@@ -199,8 +214,11 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    chains: bool = False,
+    favour_until: bool = False,
 ) -> Setup:
-    """A legal position with what `caps` allows."""
+    """A legal position with what `caps` allows (`permanent_lists` says
+    what `chains` and `favour_until` do)."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
@@ -211,6 +229,8 @@ def setups(
             kinds=permanent_kinds,
             phased_out=phased_out,
             ready=ready,
+            chains=chains,
+            favour_until=favour_until,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
