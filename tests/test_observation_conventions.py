@@ -5,6 +5,9 @@ judged on it."""
 
 from __future__ import annotations
 
+import ast
+import inspect
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -16,13 +19,15 @@ from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.checking import profile, run_property
-from conformance.differential import COMPARISON, run_agreement
+from conformance.differential import COMPARISON, first_disagreement, run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report
 from conformance.report.schema import load_schema
 from conformance.results import PropertyResult
-from conformance.setup import Setup
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, Setup
 
 Edit = Callable[["VariantGame", Observation, a.Action | None], Observation]
 
@@ -85,9 +90,18 @@ def test_what_the_rules_leave_to_the_engine_is_not_compared(edit: Edit) -> None:
 
 
 def test_an_engine_without_an_event_log_is_judged_without_it() -> None:
-    silent = Variant("silent", no_events)
-    failed = run_agreement(silent, using=profile("dev"), timeout=10)
-    assert failed.status == "fail" and " events: " in failed.message
+    phasing = Permanent("p1", 0, 0, ("creature",), phasing=1, power=1, toughness=1)
+    scenario = Scenario(Setup(players=2, active=1, permanents=(phasing,)), (a.PassTurn(),))
+    reference, silent = (
+        play(ReferenceEngine(), scenario),
+        play(Variant("silent", no_events), scenario),
+    )
+    found = first_disagreement(reference, silent)
+    assert found == (
+        "after action 1 (PassTurn): p1 phased_out events: reference ['direct'], engine [] "
+        "(rules 702.26a)"
+    )
+    assert first_disagreement(reference, silent, frozenset({"events"})) is None
 
     declared = Variant("declared", no_events, frozenset({"events"}))
     assert run_agreement(declared, using=profile("ci"), timeout=10).status == "pass"
@@ -98,7 +112,7 @@ def test_an_engine_without_an_event_log_is_judged_without_it() -> None:
     assert "event log" in result.message and "does not report" in result.message
     untouched = REGISTRY["untap_step_untaps_after_phasing"]
     assert not untouched.reads
-    assert run_property(untouched, declared, using=profile("dev")).status == "pass"
+    assert run_property(untouched, declared, using=profile("dev")).status != "not-applicable"
 
 
 def test_unreported_names_only_optional_observations() -> None:
@@ -136,3 +150,40 @@ def test_the_report_records_unreported_and_the_comparisons_rules() -> None:
     assert (rule["id"], rule["status"], rule["violated"]) == ("702.26a", "fail", ["702.26a"])
     (entry,) = report["properties"]
     assert entry["failure"]["where"] == "after action 1 (PassTurn)"
+
+
+#: How a check reads each optional observation.
+_READS = {"events": (".events", "events_of("), "life": (".life",), "cards_drawn": ("cards_drawn",)}
+
+
+def _functions(module: Any) -> dict[str, str]:
+    source = inspect.getsource(module)
+    return {
+        node.name: ast.get_source_segment(source, node) or ""
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef)
+    }
+
+
+def _read_text(prop: Any) -> str:
+    """The source of a property's check and predicate, with every function
+    of its module they call, transitively."""
+    functions = _functions(sys.modules[prop.check.__module__])
+    todo = [prop.check.__name__] + ([prop.exercised.__name__] if prop.exercised else [])
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in functions:
+            continue
+        seen.add(name)
+        names = {n.id for n in ast.walk(ast.parse(functions[name])) if isinstance(n, ast.Name)}
+        todo += sorted(names)
+    return "".join(functions[n] for n in seen)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_property_declares_the_optional_observations_it_reads(name: str) -> None:
+    """Else it would pass or fail on an engine that does not report them."""
+    text = _read_text(REGISTRY[name])
+    read = {field for field, marks in _READS.items() if any(m in text for m in marks)}
+    assert read <= REGISTRY[name].reads, f"{name} reads {sorted(read)}; declare reads=..."
