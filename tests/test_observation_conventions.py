@@ -19,6 +19,7 @@ from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.checking import profile, run_property
+from conformance.cli import listing
 from conformance.differential import COMPARISON, first_disagreement, run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
@@ -187,3 +188,13 @@ def test_a_property_declares_the_optional_observations_it_reads(name: str) -> No
     text = _read_text(REGISTRY[name])
     read = {field for field, marks in _READS.items() if any(m in text for m in marks)}
     assert read <= REGISTRY[name].reads, f"{name} reads {sorted(read)}; declare reads=..."
+
+
+def test_phasecert_engines_lists_what_an_engine_does_not_report(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    declared = Variant("declared", no_events, frozenset({"events"}))
+    monkeypatch.setattr(listing, "engine_names", lambda: ["declared"])
+    monkeypatch.setattr(listing, "load_engine", lambda name: declared)
+    assert listing.list_engines() == 0
+    assert "    does not report events: its event log" in capsys.readouterr().out
