@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import missing_capabilities
+from adapters.protocol import missing_capabilities, unreported_observations
 
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
@@ -77,6 +77,7 @@ def load_engine(name: str) -> Any:
         module = __import__(module_name, fromlist=[attr])
         engine = getattr(module, attr)()
         missing_capabilities(engine)
+        unreported_observations(engine)
     except ImportError as e:
         raise EngineNotFound(
             f"engine {name!r} can't be loaded: {e} (module:Factory is imported from the "

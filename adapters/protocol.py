@@ -9,6 +9,12 @@ action through the engine's own moves.
 An engine may also say why it lacks a capability, in an optional `missing`
 mapping (capability → reason); reports print the reason next to every
 "not applicable" it causes.
+
+And an engine may say which observations it does not report, in an optional
+`unreported` set of names from `OPTIONAL_OBSERVATIONS` (no event log, no
+draw count, ...): the comparison with the reference engine then ignores
+those fields, and a property that reads one is "not applicable" instead of
+passing or failing on values the engine never meant (docs/observations.md).
 """
 
 from __future__ import annotations
@@ -68,3 +74,27 @@ def missing_capabilities(engine: Any) -> dict[Capability, str]:
         if capability not in engine.capabilities:
             reasons[capability] = reason
     return reasons
+
+
+#: The observations an engine may leave unreported (its `unreported`
+#: attribute), each with what it is; docs/observations.md says what the
+#: engine shows in their place.
+OPTIONAL_OBSERVATIONS: dict[str, str] = {
+    "events": "event log (Observation.events)",
+    "cards_drawn": "count of cards drawn (PlayerView.cards_drawn)",
+    "life": "life totals (PlayerView.life)",
+}
+
+
+def unreported_observations(engine: Any) -> frozenset[str]:
+    """The observations `engine` declares it does not report, in its
+    optional `unreported` attribute. ValueError names one that is not an
+    optional observation, or an attribute that is not a set of names."""
+    declared = getattr(engine, "unreported", None) or frozenset()
+    if isinstance(declared, str) or not isinstance(declared, (set, frozenset, tuple, list)):
+        raise ValueError(f"`unreported` must be a set of observation names, not {declared!r}")
+    for name in declared:
+        if name not in OPTIONAL_OBSERVATIONS:
+            known = ", ".join(OPTIONAL_OBSERVATIONS)
+            raise ValueError(f"`unreported` names {name!r}, not an optional observation ({known})")
+    return frozenset(declared)

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
-from adapters.protocol import missing_capabilities
+from adapters.protocol import OPTIONAL_OBSERVATIONS, missing_capabilities, unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance.capabilities import Capability
 from conformance.codec import from_data, to_data
@@ -103,6 +103,18 @@ def run_property(
             "not-applicable",
             message="not applicable: needs " + needs_text(missing, engine),
             missing=tuple(sorted(c.value for c in missing)),
+        )
+    unread = prop.reads & unreported_observations(engine)
+    if unread:
+        # A check reading a field the engine leaves at its default would
+        # pass or fail on nothing the engine meant (docs/observations.md).
+        return PropertyResult(
+            prop.name,
+            prop.rules,
+            "not-applicable",
+            message="not applicable: needs "
+            + ", ".join(f"the engine's {OPTIONAL_OBSERVATIONS[n]}" for n in sorted(unread))
+            + ", which it does not report",
         )
     using = using or profile("ci")
     record = _Record()

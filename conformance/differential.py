@@ -1,129 +1,179 @@
 """The stateful comparison: the engine under test and the reference engine
-play the same turns and actions, and must show the same thing after each.
+play the same turns and actions, and must show the same thing after each,
+in every field the certified rules govern (`conformance.differences`).
 
 A rule-based state machine draws each next action from the position the
 reference engine shows, so sequences stay meaningful as the game moves on.
-A disagreement is reported like a property's failure: a result with its
-minimal scenario, which the corpus keeps and `phasecert replay` replays.
+A disagreement is a verdict like a property's failure: each difference
+names the rules it falls under, with a minimal scenario that the corpus
+keeps and `phasecert replay` replays. The comparison goes on past the first
+difference: it runs again, ignoring the kinds of difference already found,
+until no new kind shows or `MAX_DISTINCT` are found.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import fields
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
-from hypothesis import settings
+from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
-from conformance.actions import Action
-from conformance.codec import to_data
-from conformance.observation import Observation, PermanentView
+from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
+from conformance.catalog import CATALOG
+from conformance.codec import dumps, to_data
+from conformance.differences import Difference, Moment, differences
+from conformance.observation import Observation
+from conformance.position import start_problems
 from conformance.results import PropertyResult
-from conformance.running import EngineError, Trace, call_engine, checked_observation, play
+from conformance.running import (
+    EngineError,
+    SetupMismatch,
+    Trace,
+    call_engine,
+    checked_observation,
+    play,
+)
 from conformance.scenario import Scenario
 from conformance.setup import Setup
-from conformance.strategies import next_actions, setups
+from conformance.strategies import ACTION_KINDS, next_actions, setups
 from conformance.trimming import trim
 
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
 COMPARISON = "agrees_with_reference"
+#: Distinct kinds of difference (field and rules) one run looks for.
+MAX_DISTINCT = 4
+
+#: The runs' positions: permanents in every run, Auras and Equipment often,
+#: Auras on attachments (chains), "phases out until" mostly (issue 9
+#: measured a third of the runs empty and no chain at all).
+_POSITIONS: dict[str, Any] = {
+    "min_permanents": 2,
+    "max_permanents": 6,
+    "permanent_kinds": (
+        *("creature", "creature", "aura", "aura", "aura", "equipment"),
+        *("land", "fortification", "artifact", "enchantment"),
+    ),
+    "chains": True,
+    "favour_until": True,
+}
+#: The runs' actions: every kind, concessions and "phases out until"
+#: weighted up (800.4a, 702.26k, 610.4 need them, and they were rare).
+_ACTIONS = (*ACTION_KINDS, Concede, Concede, PhaseOutUntil)
+
+Kind = tuple[str, tuple[str, ...]]
 
 
 class Disagreement(AssertionError):
     """The engine and the reference engine showed different things."""
 
-
-def differences(expected: Observation, observed: Observation) -> list[str]:
-    """What differs, field by field; refusals compare as refused or not, and
-    events as a multiset (their order within one action is not a rule)."""
-    out = []
-    for name in ("turn", "active", "players"):
-        if getattr(expected, name) != getattr(observed, name):
-            out.append(
-                f"{name}: reference {getattr(expected, name)}, engine {getattr(observed, name)}"
-            )
-    if (expected.refused is None) != (observed.refused is None):
-        out.append(f"refused: reference {expected.refused!r}, engine {observed.refused!r}")
-    out += _event_differences(expected, observed)
-    mine = {p.id: p for p in observed.permanents}
-    for p in expected.permanents:
-        out += _permanent_differences(p, mine.get(p.id))
-    return out
+    def __init__(self, found: Sequence[Difference]) -> None:
+        super().__init__(describe(found))
+        self.found = list(found)
 
 
-def _event_differences(expected: Observation, observed: Observation) -> list[str]:
-    theirs = Counter(f"{e.kind} {e.subject} {e.detail}".rstrip() for e in expected.events)
-    ours = Counter(f"{e.kind} {e.subject} {e.detail}".rstrip() for e in observed.events)
-    if theirs == ours:
-        return []
-    only_reference = ", ".join((theirs - ours).elements()) or "none"
-    only_engine = ", ".join((ours - theirs).elements()) or "none"
-    return [f"events: reference only {only_reference}; engine only {only_engine}"]
+def describe(found: Iterable[Difference]) -> str:
+    """One line per difference: where, what, and the rules it falls under."""
+    return "\n".join(map(str, found))
 
 
-def _permanent_differences(expected: PermanentView, observed: PermanentView | None) -> list[str]:
-    if observed is None:
-        return [f"{expected.id}: missing from the engine's observation"]
-    return [
-        f"{expected.id} {f.name}: reference {getattr(expected, f.name)!r}, "
-        f"engine {getattr(observed, f.name)!r}"
-        for f in fields(PermanentView)
-        if getattr(expected, f.name) != getattr(observed, f.name)
-    ]
+def tokens_of(scenario: Scenario) -> frozenset[str]:
+    """The tokens of a scenario: in its setup, and those its actions create."""
+    made = {x.id for x in scenario.actions if isinstance(x, CreateToken)}
+    return frozenset(made | {p.id for p in scenario.setup.permanents if p.token})
 
 
-def first_disagreement(expected: Trace, observed: Trace) -> str | None:
-    """Where two plays of one scenario first differ, and how; None if never."""
-    pairs = [("start", expected.initial, observed.initial)]
+def trace_differences(
+    expected: Trace, observed: Trace, unreported: frozenset[str] = frozenset()
+) -> list[Difference]:
+    """Every difference between two plays of one scenario, each field of
+    each permanent or player once: where it first shows (after that, a
+    state that parted ways goes on differing)."""
+    tokens = tokens_of(expected.scenario)
+    moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
     for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
-        pairs.append((f"action {i} ({type(e.action).__name__})", e.after, o.after))
-    for what, e_obs, o_obs in pairs:
-        diff = differences(e_obs, o_obs)
-        if diff:
-            return f"after {what}: " + "; ".join(diff)
-    return None
+        where = f"after action {i} ({type(e.action).__name__})"
+        moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before, tokens))
+    found: dict[tuple[str, str], Difference] = {}
+    for moment in moments:
+        for d in differences(moment, unreported):
+            found.setdefault((d.subject, d.field), d)
+    return list(found.values())
 
 
-def agreement_machine(engine: Any, timeout: float) -> type[RuleBasedStateMachine]:
+def first_disagreement(
+    expected: Trace, observed: Trace, unreported: frozenset[str] = frozenset()
+) -> str | None:
+    """How two plays of one scenario differ, one line per difference; None
+    if they agree."""
+    return describe(trace_differences(expected, observed, unreported)) or None
+
+
+def agreement_machine(
+    engine: Any, timeout: float, known: frozenset[Kind] = frozenset()
+) -> type[RuleBasedStateMachine]:
     """A state machine class comparing `engine` with the reference engine on
-    what `engine`'s capabilities let it play."""
+    what `engine`'s capabilities let it play; differences of a `known` kind
+    are let pass (they were found already)."""
     caps = engine.capabilities
+    unreported = unreported_observations(engine)
     reference = ReferenceEngine()
 
     class AgreesWithReference(RuleBasedStateMachine):
         played: ClassVar[list[tuple[Setup, list[Action]]]] = []
 
-        @initialize(setup=setups(caps, max_permanents=5))
+        @initialize(setup=setups(caps, **_POSITIONS))
         def start(self, setup: Setup) -> None:
             self.actions: list[Action] = []
             self.played.append((setup, self.actions))
+            self.tokens = set(tokens_of(Scenario(setup, ())))
             self.expected_game = reference.start(setup)
             self.game = call_engine(engine.name, "start", lambda: engine.start(setup), timeout)
-            self.compare("start", self.expected_game.observe(), lambda: self.game.observe())
+            self.expected = self.expected_game.observe()
+            self.observed = self.observe("start", lambda: self.game.observe())
+            problems = start_problems(setup, self.observed)
+            if problems:
+                raise SetupMismatch(
+                    "the adapter did not set up the position (no rule was tested): "
+                    + "; ".join(problems)
+                )
+            self.compare(Moment("at the start", self.expected, self.observed))
 
         @rule(data=st.data())
         def act(self, data: st.DataObject) -> None:
-            action = data.draw(next_actions(self.expected, caps), label="action")
+            action = data.draw(next_actions(self.expected, caps, _ACTIONS), label="action")
             self.actions.append(action)
+            if isinstance(action, CreateToken):
+                self.tokens.add(action.id)
             what = f"action {len(self.actions)} ({type(action).__name__})"
-            self.compare(
-                what, self.expected_game.perform(action), lambda: self.game.perform(action)
+            before, observed_before = self.expected, self.observed
+            self.expected = self.expected_game.perform(action)
+            self.observed = self.observe(what, lambda: self.game.perform(action))
+            moment = Moment(
+                f"after {what}",
+                self.expected,
+                self.observed,
+                action,
+                before,
+                observed_before,
+                frozenset(self.tokens),
+            )
+            self.compare(moment)
+
+        def observe(self, what: str, call: Callable[[], Any]) -> Observation:
+            return checked_observation(
+                engine.name, what, call_engine(engine.name, what, call, timeout)
             )
 
-        def compare(self, what: str, expected: Observation, observe: Any) -> None:
-            self.expected = expected
-            observed = checked_observation(
-                engine.name, what, call_engine(engine.name, what, observe, timeout)
-            )
-            diff = differences(expected, observed)
-            if diff:
-                raise Disagreement(f"after {what}: " + "; ".join(diff))
+        def compare(self, moment: Moment) -> None:
+            new = [d for d in differences(moment, unreported) if d.kind not in known]
+            if new:
+                raise Disagreement(new)
 
     return AgreesWithReference
 
@@ -132,62 +182,131 @@ def run_agreement(
     engine: Any, *, using: settings, timeout: float, replay: tuple[Scenario, ...] = ()
 ) -> PropertyResult:
     """Compare `engine` with the reference: the scenarios of `replay` first
-    (earlier disagreements, from the corpus), then generated runs. A
-    disagreement fails with the minimal scenario that shows it; an engine
-    error is reported as such."""
+    (earlier disagreements, from the corpus), then generated runs, until no
+    new kind of difference shows. Fails with every distinct difference, the
+    rules each falls under, and a minimal scenario for each; an engine error
+    is reported as such."""
     started = time.monotonic()
     reference = ReferenceEngine()
+    unreported = unreported_observations(engine)
     examples = 0
-    failure: tuple[Exception, Scenario] | None = None
-    for scenario in replay:
-        examples += 1
-        try:
-            found = first_disagreement(play(reference, scenario), play(engine, scenario, timeout))
-        except EngineError as e:
-            failure = (e, scenario)
+    found: list[tuple[list[Difference], Scenario]] = []
+    known: set[Kind] = set()
+
+    def keep(shown: list[Difference], scenario: Scenario) -> None:
+        new = [d for d in shown if d.kind not in known]
+        same = _same_disagreement(reference, engine, timeout, new[0].key, unreported)
+        scenario, shown = trim(scenario, same, shown)
+        new = [d for d in shown if d.kind not in known] or new
+        found.append((new, scenario))
+        known.update(d.kind for d in new)
+
+    try:
+        for scenario in replay:
+            examples += 1
+            try:
+                observed = play(engine, scenario, timeout)
+            except EngineError as e:
+                raise _Stopped(e, scenario) from e
+            shown = trace_differences(play(reference, scenario), observed, unreported)
+            if any(d.kind not in known for d in shown):
+                keep(shown, scenario)
+        while len(found) < MAX_DISTINCT:
+            machine = agreement_machine(engine, timeout, frozenset(known))
+            try:
+                run_state_machine_as_test(machine, settings=_settings(using, first=not found))
+            except Disagreement as e:
+                setup, actions = machine.played[-1]
+                keep(e.found, Scenario(setup, tuple(actions)))
+                continue
+            except EngineError as e:
+                setup, actions = machine.played[-1]
+                raise _Stopped(e, Scenario(setup, tuple(actions))) from e
+            finally:
+                examples += len(machine.played)
             break
-        if found is not None:
-            failure = (Disagreement(found), scenario)
-            break
-    if failure is None:
-        machine = agreement_machine(engine, timeout)
-        try:
-            run_state_machine_as_test(machine, settings=settings(using, stateful_step_count=8))
-        except (Disagreement, EngineError) as e:
-            setup, actions = machine.played[-1]
-            failure = (e, Scenario(setup, tuple(actions)))
-        examples += len(machine.played)
-    if failure is None:
+    except _Stopped as e:
+        if not found:
+            return _engine_error(e.error, e.scenario, examples, started)
+    if not found:
         return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
-    error, scenario = failure
-    if isinstance(error, Disagreement):
-        same = _same_disagreement(reference, engine, timeout, error)
-        scenario, error = trim(scenario, same, error)
     return PropertyResult(
         COMPARISON,
-        (),
-        "engine-error" if isinstance(error, EngineError) else "fail",
+        _rules_of(d for shown, _ in found for d in shown),
+        "fail",
         examples,
-        str(error),
-        to_data(scenario),
+        _message(found),
+        to_data(found[0][1]),
         duration=_since(started),
     )
 
 
-def _same_disagreement(
-    reference: ReferenceEngine, engine: Any, timeout: float, found: Disagreement
-) -> Callable[[Scenario], Disagreement | None]:
-    """For `trim`: a candidate's disagreement, if it comes at the same step."""
-    step = str(found).split(":", 1)[0]
+def _settings(using: settings, *, first: bool) -> settings:
+    """The runs' settings: Hypothesis shrinks the first difference only;
+    each further one is trimmed (`conformance.trimming`), which is cheap,
+    where shrinking a stateful run again would take minutes."""
+    phases = using.phases if first else tuple(p for p in using.phases if p != Phase.shrink)
+    return settings(using, stateful_step_count=8, phases=phases)
 
-    def disagreement(candidate: Scenario) -> Disagreement | None:
+
+class _Stopped(Exception):
+    """An engine error in a generated run, with the scenario it played."""
+
+    def __init__(self, error: EngineError, scenario: Scenario) -> None:
+        super().__init__(str(error))
+        self.error, self.scenario = error, scenario
+
+
+def _engine_error(
+    error: Exception, scenario: Scenario | None, examples: int, started: float
+) -> PropertyResult:
+    return PropertyResult(
+        COMPARISON,
+        (),
+        "engine-error",
+        examples,
+        str(error),
+        None if scenario is None else to_data(scenario),
+        duration=_since(started),
+    )
+
+
+def _message(found: list[tuple[list[Difference], Scenario]]) -> str:
+    """The first minimal scenario's differences, then each further
+    distinct difference with the minimal scenario that shows it."""
+    lines = [describe(found[0][0])]
+    for shown, scenario in found[1:]:
+        lines.append(describe(shown))
+        lines.append("  shown by the scenario: " + " ".join(dumps(scenario).split()))
+    return "\n".join(lines)
+
+
+def _rules_of(found: Iterable[Difference]) -> tuple[str, ...]:
+    order = {rule: i for i, rule in enumerate(CATALOG)}
+    rules = {r for d in found for r in d.rules}
+    return tuple(sorted(rules, key=lambda r: (order.get(r, len(order)), r)))
+
+
+def _same_disagreement(
+    reference: ReferenceEngine,
+    engine: Any,
+    timeout: float,
+    key: tuple[str, str, tuple[str, ...]],
+    unreported: frozenset[str],
+) -> Callable[[Scenario], list[Difference] | None]:
+    """For `trim`: a candidate's differences, if one of them is the same
+    difference (`Difference.key`: permanent or player, field and rules),
+    wherever in the scenario it shows, so deleting an earlier action that
+    changes nothing keeps it."""
+
+    def disagreement(candidate: Scenario) -> list[Difference] | None:
         try:
-            shown = first_disagreement(play(reference, candidate), play(engine, candidate, timeout))
+            shown = trace_differences(
+                play(reference, candidate), play(engine, candidate, timeout), unreported
+            )
         except EngineError:
             return None
-        if shown is None or shown.split(":", 1)[0] != step:
-            return None
-        return Disagreement(shown)
+        return shown if any(d.key == key for d in shown) else None
 
     return disagreement
 

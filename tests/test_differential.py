@@ -1,6 +1,7 @@
 """The stateful comparison with the reference engine: it can fail, says
-where and how the engine differs, keeps its minimal scenario, and replays it
-(conformance.differential, `phasecert replay`)."""
+where and how the engine differs and which rules govern each difference,
+keeps its minimal scenario, and replays it (conformance.differential,
+`phasecert replay`)."""
 
 from __future__ import annotations
 
@@ -8,76 +9,185 @@ from pathlib import Path
 
 import pytest
 
-from adapters.mutants import mutant_engine
+from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import ReferenceEngine
+from conformance.actions import DrawPerCreature, PassTurn
 from conformance.checking import profile
 from conformance.cli import main
 from conformance.codec import dumps, from_data
-from conformance.differential import COMPARISON, differences, first_disagreement, run_agreement
-from conformance.observation import Event, Observation, PermanentView
+from conformance.differences import Moment, differences
+from conformance.differential import (
+    COMPARISON,
+    _same_disagreement,
+    first_disagreement,
+    run_agreement,
+    trace_differences,
+)
+from conformance.observation import Event, Observation, PermanentView, PlayerView
+from conformance.results import PropertyResult
 from conformance.running import play
 from conformance.scenario import Scenario
+from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.trimming import trim
 
 #: Untaps its phased-out permanents too (502.1): any board with a tapped
 #: phased-out permanent of the untapping player shows it.
 MUTANT = "phased-out-untap"
 
 
-def test_differences_name_the_fields_that_differ() -> None:
+def _obs(*permanents: PermanentView, events: tuple[Event, ...] = ()) -> Observation:
+    return Observation(turn=2, active=1, players=(), permanents=permanents, events=events)
+
+
+def test_differences_name_the_fields_and_their_rules() -> None:
     out = PermanentView("p1", "battlefield", phased_out=True)
-    base = Observation(turn=2, active=1, players=(), permanents=(out,))
-    tapped = Observation(
-        turn=2,
-        active=1,
-        players=(),
-        permanents=(PermanentView("p1", "battlefield", True, tapped=True),),
-    )
-    assert differences(tapped, base) == ["p1 tapped: reference True, engine False"]
-    assert differences(base, Observation(turn=2, active=1, players=(), permanents=())) == [
-        "p1: missing from the engine's observation"
+    tapped = PermanentView("p1", "battlefield", True, tapped=True)
+    found = differences(Moment("after action 1 (PassTurn)", _obs(tapped), _obs(out), PassTurn()))
+    assert [str(d) for d in found] == [
+        "after action 1 (PassTurn): p1 tapped: reference True, engine False (rules 502.1)"
     ]
+    (missing,) = differences(Moment("at the start", _obs(out), _obs()))
+    assert (missing.field, missing.rules) == ("listed", ("702.26d",))
+
+
+def test_events_differ_as_multisets() -> None:
+    out, back = Event("phased_out", "p1", "direct"), Event("phased_in", "p2")
+    before = _obs()
+
+    def moment(*events: Event, engine: tuple[Event, ...]) -> Moment:
+        return Moment(
+            "after action 1 (PassTurn)",
+            _obs(events=events),
+            _obs(events=engine),
+            PassTurn(),
+            before,
+            before,
+        )
+
+    assert differences(moment(out, back, engine=(back, out))) == []
+    (d,) = differences(moment(out, out, engine=(out,)))
+    assert (d.subject, d.field, d.rules) == ("p1", "phased_out events", ("702.26a", "702.26p"))
+    (d,) = differences(moment(out, engine=(Event("phased_out", "p1", "indirect"),)))
+    assert d.rules == ("702.26g", "702.26h")
+
+
+def test_zone_change_events_are_optional_where_the_zone_changed() -> None:
+    gone = PermanentView("t1", "none")
+    here = PermanentView("t1", "battlefield")
+    logged = (Event("zone_change", "t1", "battlefield->none"),)
+    left = Moment(
+        "after action 1 (Concede)",
+        _obs(gone, events=logged),
+        _obs(gone),
+        PassTurn(),
+        _obs(here),
+        _obs(here),
+    )
+    assert differences(left) == []
+    stayed = Moment(
+        "after action 1 (PassTurn)",
+        _obs(here),
+        _obs(here, events=logged),
+        PassTurn(),
+        _obs(here),
+        _obs(here),
+    )
+    (d,) = differences(stayed)
+    assert (d.field, d.rules) == ("zone_change events", ("702.26d",))
+
+
+def test_draws_are_compared_for_the_suites_spells_only() -> None:
+    def players(drawn: int) -> Observation:
+        return Observation(2, 1, (PlayerView(0, cards_drawn=drawn),), ())
+
+    assert (
+        differences(
+            Moment(
+                "after action 1 (PassTurn)",
+                players(0),
+                players(1),
+                PassTurn(),
+                players(0),
+                players(0),
+            )
+        )
+        == []
+    )
 
 
 def test_reference_agrees_with_itself() -> None:
     result = run_agreement(ReferenceEngine(), using=profile("dev"), timeout=10)
     assert (result.property, result.status, result.counterexample) == (COMPARISON, "pass", None)
-    assert result.examples > 0
+    assert result.rules == () and result.examples > 0
 
 
-def test_a_mutant_disagrees_with_a_scenario_that_replays() -> None:
-    engine = mutant_engine(MUTANT)
-    result = run_agreement(engine, using=profile("ci"), timeout=10)
+@pytest.fixture(scope="module")
+def mutant_result() -> PropertyResult:
+    return run_agreement(mutant_engine(MUTANT), using=profile("ci"), timeout=10)
+
+
+def test_a_mutant_disagrees_with_rules_and_a_scenario_that_replays(
+    mutant_result: PropertyResult,
+) -> None:
+    engine, result = mutant_engine(MUTANT), mutant_result
     assert result.status == "fail" and result.counterexample is not None
-    assert result.message.startswith("after action ")
-    assert "tapped: reference True, engine False" in result.message
+    assert "502.1" in result.rules
+    assert "tapped: reference True, engine False (rules 502.1)" in result.message
     scenario = from_data(Scenario, result.counterexample)
     assert len(scenario.actions) <= 3
     found = first_disagreement(play(ReferenceEngine(), scenario), play(engine, scenario))
-    assert found == result.message
+    assert found is not None and result.message.startswith(found)
 
     replayed = run_agreement(engine, using=profile("ci"), timeout=10, replay=(scenario,))
-    assert (replayed.status, replayed.examples) == ("fail", 1)
-    assert replayed.counterexample == result.counterexample
+    assert replayed.status == "fail" and replayed.counterexample == result.counterexample
 
 
-def test_replay_shows_the_disagreement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    engine = mutant_engine(MUTANT)
-    result = run_agreement(engine, using=profile("ci"), timeout=10)
+def test_replay_shows_the_disagreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mutant_result: PropertyResult
+) -> None:
+    result = mutant_result
     stored = tmp_path / f"{COMPARISON}.0123456789ab.json"
     stored.write_text(dumps(from_data(Scenario, result.counterexample)))
     assert main(["replay", str(stored), "--engine", f"mutant:{MUTANT}"]) == 1
     out = capsys.readouterr().out
-    assert f"{COMPARISON}: DISAGREES {result.message}" in out
+    assert f"{COMPARISON}: DISAGREES after action" in out and "(rules 502.1)" in out
     assert main(["replay", str(stored), "--engine", "reference"]) == 0
     assert f"{COMPARISON}: agrees with the reference engine now" in capsys.readouterr().out
 
 
-def test_events_differ_as_multisets() -> None:
-    def with_events(*events: Event) -> Observation:
-        return Observation(turn=1, active=0, players=(), permanents=(), events=events)
+def test_a_mutant_with_two_bugs_shows_both_differences() -> None:
+    counts, triggers = MUTANTS["counts-phased-out"], MUTANTS["phasing-fires-zone-triggers"]
+    both = type("TwoBugs", (counts.rules, triggers.rules), {})
+    engine = ReferenceEngine(name="two-bugs", rules=both)
+    result = run_agreement(engine, using=profile("ci"), timeout=10)
+    assert result.status == "fail"
+    assert {"702.26b", "R2017-no-etb-ltb"} <= set(result.rules), result.message
+    assert "cards drawn" in result.message and "trigger events" in result.message
+    assert "shown by the scenario: {" in result.message
 
-    out, back = Event("phased_out", "p1", "direct"), Event("phased_in", "p2")
-    assert differences(with_events(out, back), with_events(back, out)) == []
-    assert differences(with_events(out, out), with_events(out, back)) == [
-        "events: reference only phased_out p1 direct; engine only phased_in p2"
+
+def test_trimming_keeps_the_difference_wherever_it_shows() -> None:
+    """Deleting actions before the difference moves it to another action;
+    it is still the same difference, so the useless actions go."""
+    engine = mutant_engine(MUTANT)
+    # p2 phased out until p1 leaves: it stays out at its controller's untap
+    # step, where the mutant untaps it.
+    setup = Setup(
+        players=2,
+        active=0,
+        permanents=(
+            Permanent("p1", 0, 0, ("artifact",)),
+            Permanent(
+                "p2", 1, 1, ("artifact",), tapped=True, phased_out=PhasedOut("direct", 1, "p1")
+            ),
+        ),
+    )
+    scenario = Scenario(setup, (DrawPerCreature(0), DrawPerCreature(1), PassTurn()))
+    shown = trace_differences(play(ReferenceEngine(), scenario), play(engine, scenario))
+    assert [(d.where, d.subject, d.field) for d in shown] == [
+        ("after action 3 (PassTurn)", "p2", "tapped")
     ]
+    same = _same_disagreement(ReferenceEngine(), engine, 10, shown[0].key, frozenset())
+    trimmed, found = trim(scenario, same, shown)
+    assert trimmed.actions == (PassTurn(),)
+    assert found[0].where == "after action 1 (PassTurn)"

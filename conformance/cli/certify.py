@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.discovery import STDIO_PREFIX, load_engine
-from adapters.protocol import missing_capabilities
+from adapters.protocol import missing_capabilities, unreported_observations
 from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
     Baseline,
@@ -140,6 +140,7 @@ def certify(args: argparse.Namespace) -> int:
         engine_version=str(engine.version),
         capabilities=tuple(sorted(engine.capabilities)),
         missing={c.value: why for c, why in missing_capabilities(engine).items()},
+        unreported=tuple(sorted(unreported_observations(engine))),
         profile=args.profile,
         seed=args.seed,
         started=started,

@@ -12,7 +12,7 @@ from adapters.discovery import (
     load_engine,
 )
 from adapters.mutants import MUTANTS
-from adapters.protocol import missing_capabilities
+from adapters.protocol import OPTIONAL_OBSERVATIONS, missing_capabilities, unreported_observations
 from conformance.catalog import CATALOG, CATALOG_VERSION
 from conformance.escaping import cut, for_terminal
 from conformance.properties import REGISTRY
@@ -48,6 +48,8 @@ def list_engines() -> int:
         _say(f"  {name} {engine.version} ({source})\n    capabilities: {caps}")
         for capability, why in sorted(missing_capabilities(engine).items()):
             _say(f"    lacks {capability}: {why}")
+        for name in sorted(unreported_observations(engine)):
+            _say(f"    does not report {name}: its {OPTIONAL_OBSERVATIONS[name]}")
     print("mutants (the reference engine with one deliberate bug each):")
     for mutant in MUTANTS.values():
         print(f"  {MUTANT_PREFIX}{mutant.name}: breaks {mutant.breaks}: {mutant.bug}")

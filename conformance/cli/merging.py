@@ -80,6 +80,7 @@ def merge(args: argparse.Namespace) -> int:
         engine_version=first["engine"]["version"],
         capabilities=tuple(first["engine"]["capabilities"]),
         missing=dict(first["engine"].get("missing", {})),
+        unreported=tuple(first["engine"].get("unreported", ())),
         profile=first["profile"],
         seed=first["seed"],
         started=min(r["started"] for _, r in shards),

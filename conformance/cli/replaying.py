@@ -14,13 +14,15 @@ from itertools import zip_longest
 from pathlib import Path
 
 from adapters.discovery import load_engine
+from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance.checking import needs_text
 from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError
 from conformance.corpus import property_of, read_scenario
 from conformance.describe import describe_scenario
-from conformance.differential import COMPARISON, differences, first_disagreement
+from conformance.differences import Moment, differences
+from conformance.differential import COMPARISON, first_disagreement
 from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView
@@ -64,7 +66,7 @@ def replay(args: argparse.Namespace) -> int:
         _say(f"{title}: ENGINE ERROR\n  {cut(str(e))}")
         return 1
     if name == COMPARISON:
-        failed = _agreement_verdict(title, expected, observed)
+        failed = _agreement_verdict(title, expected, observed, unreported_observations(engine))
     else:
         failed = _verdict(title, REGISTRY[name].check, observed)
     print()
@@ -89,22 +91,26 @@ def _verdict(title: str, check: object, trace: Trace) -> bool:
     return False
 
 
-def _agreement_verdict(title: str, expected: Trace, observed: Trace) -> bool:
-    found = first_disagreement(expected, observed)
+def _agreement_verdict(
+    title: str, expected: Trace, observed: Trace, unreported: frozenset[str]
+) -> bool:
+    found = first_disagreement(expected, observed, unreported)
     if found is None:
         _say(f"{title}: agrees with the reference engine now")
         return False
-    _say(f"{title}: DISAGREES {found}")
+    _say(f"{title}: DISAGREES " + found.replace("\n", "\n  "))
     return True
 
 
 def _side_by_side(expected: Trace, observed: Trace, engine: str) -> None:
     width = max(30, (shutil.get_terminal_size((120, 24)).columns - 3) // 2)
-    pairs = [("start", expected.initial, observed.initial)]
+    moments = [Moment("start", expected.initial, observed.initial)]
     for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
-        pairs.append((f"after action {i} ({type(e.action).__name__})", e.after, o.after))
-    for title, e_obs, o_obs in pairs:
-        diff = differences(e_obs, o_obs)
+        where = f"after action {i} ({type(e.action).__name__})"
+        moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before))
+    for moment in moments:
+        title, e_obs, o_obs = moment.where, moment.reference, moment.engine
+        diff = differences(moment)
         mark = "DIFFERS" if diff else "same"
         _say(f"{title}: {mark}")
         _say(f"  {'reference (expected)':<{width}} | {engine} (observed)")

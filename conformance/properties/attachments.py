@@ -204,6 +204,7 @@ def _host_left_direct_one_out(trace: Trace) -> bool:
     needs={C.AURAS},
     scenarios=_phasing_hosts,
     exercised=_host_left_direct_one_out,
+    reads={"events"},
 )
 def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
     """A phased-out permanent is treated as though it doesn't exist (702.26b),
@@ -346,6 +347,7 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
         lead=LEAD,
     ),
     exercised=_attach_triggers_while_phasing,
+    reads={"events"},
 )
 def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
     """Phasing in or out never makes anything become attached or unattached:

@@ -74,6 +74,7 @@ def _drew_with_a_creature_phased_out(trace: Trace) -> bool:
         permanent_kinds=("creature",),
     ),
     exercised=_drew_with_a_creature_phased_out,
+    reads={"cards_drawn"},
 )
 def phased_out_creatures_are_not_counted(trace: Trace) -> None:
     """ "Draw a card for each creature you control" counts phased-in
@@ -139,6 +140,7 @@ def _phase_out_then_destroy_all(
         permanent_kinds=("creature", "creature", "aura", "equipment", "artifact"),
     ),
     exercised=_destroy_all_spared_a_phased_out_creature,
+    reads={"events"},
 )
 def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
     """ "Destroy all creatures" destroys phased-in creatures and leaves
@@ -279,6 +281,7 @@ def _fizzled_and_resolved(trace: Trace) -> bool:
         caps, kinds=(a.Destroy,), min_actions=2, min_permanents=2, phased_out=False
     ),
     exercised=_fizzled_and_resolved,
+    reads={"cards_drawn"},
 )
 def spell_whose_target_phased_out_does_nothing(trace: Trace) -> None:
     """A spell whose only target phases out in response doesn't resolve:

@@ -68,6 +68,7 @@ def _stable_control(trace: Trace) -> set[str]:
         min_permanents=1,
         max_permanents=3,
     ),
+    reads={"events"},
 )
 def phasing_keeps_the_same_permanent(trace: Trace) -> None:
     """Phasing is neither a zone change nor a control change: a permanent
@@ -184,6 +185,7 @@ def _check_trigger_life(trace: Trace, rule: str) -> None:
         max_permanents=3,
         permanent_kinds=_UNATTACHED,
     ),
+    reads={"events", "life"},
 )
 def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
     """Phasing out is not leaving the battlefield and phasing in is not
@@ -203,6 +205,7 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
         max_permanents=4,
         permanent_kinds=("creature", "aura", "equipment"),
     ),
+    reads={"events", "life"},
 )
 def phase_triggers_trigger(trace: Trace) -> None:
     """ "Whenever this phases out/in" abilities look back in time and do

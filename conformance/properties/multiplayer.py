@@ -93,6 +93,7 @@ def _a_phased_out_permanent_left_with_its_owner(trace: Trace) -> bool:
         min_players=3,
     ),
     exercised=_a_phased_out_permanent_left_with_its_owner,
+    reads={"events"},
 )
 def leaving_player_takes_what_they_own(trace: Trace) -> None:
     """Everything a leaving player owns leaves the game with them at once,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from adapters.protocol import OPTIONAL_OBSERVATIONS
 from conformance.capabilities import Capability
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
@@ -25,7 +26,9 @@ Exercise = Callable[[Trace], bool]
 class Property:
     """`scenarios(caps)` generates scenarios the engine can play; `check`
     raises `Violation` when the trace breaks a rule in `rules`; `exercised`
-    says whether a trace that passed really put the rule to the test."""
+    says whether a trace that passed really put the rule to the test;
+    `reads` names the optional observations (`OPTIONAL_OBSERVATIONS`) the
+    check or the predicate reads, without which the property can't judge."""
 
     name: str
     rules: tuple[str, ...]
@@ -34,6 +37,7 @@ class Property:
     check: Check
     doc: str
     exercised: Exercise | None = None
+    reads: frozenset[str] = frozenset()
 
     @property
     def exercise_doc(self) -> str:
@@ -49,15 +53,20 @@ def rule_property(
     needs: Iterable[Capability] = (),
     scenarios: ScenarioFactory,
     exercised: Exercise | None = None,
+    reads: Iterable[str] = (),
 ) -> Callable[[Check], Check]:
     """Register `check` as a property of `rules` (rule IDs of the catalog);
     `exercised` is the predicate a passing trace must meet to count toward
-    the property's pass (its docstring says what it means, for reports)."""
+    the property's pass (its docstring says what it means, for reports);
+    `reads` the optional observations it needs ("events", "life", ...)."""
 
     def register(check: Check) -> Check:
         name = check.__name__
         if name in REGISTRY:
             raise ValueError(f"property {name} is registered twice")
+        unknown = set(reads) - set(OPTIONAL_OBSERVATIONS)
+        if unknown:
+            raise ValueError(f"property {name} reads {sorted(unknown)}: not optional observations")
         REGISTRY[name] = Property(
             name,
             rules,
@@ -66,6 +75,7 @@ def rule_property(
             check,
             (check.__doc__ or "").strip(),
             exercised,
+            frozenset(reads),
         )
         return check
 

@@ -40,6 +40,7 @@ def _without(caps: Collection[C], dropped: set[C]) -> set[C]:
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=1,
     ),
+    reads={"events"},
 )
 def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
     """In P's untap step, P's phased-in permanents with phasing phase out and
@@ -120,6 +121,7 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
     "R2017-skip-untap",
     needs={C.SKIP_UNTAP},
     scenarios=lambda caps: scenarios(caps, kinds=(a.PassTurn,), min_actions=1),
+    reads={"events"},
 )
 def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     """A player who skips their untap step has no phasing event; what they
@@ -156,6 +158,7 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     scenarios=lambda caps: scenarios(
         _without(caps, _NO_SKIP), kinds=(a.PassTurn,), min_actions=1, phased_out=False
     ),
+    reads={"events"},
 )
 def phasing_instances_are_redundant(trace: Trace) -> None:
     """Two or more instances of phasing phase a permanent out once, not out
@@ -188,6 +191,7 @@ def phasing_instances_are_redundant(trace: Trace) -> None:
     scenarios=lambda caps: scenarios(
         _without(caps, _NO_SKIP), kinds=(a.PassTurn, a.CreateToken, a.PhaseOut), min_actions=2
     ),
+    reads={"events"},
 )
 def phased_out_tokens_stay_and_phase_in(trace: Trace) -> None:
     """A phased-out token stays on the battlefield (704.5d) and phases in at

@@ -37,8 +37,10 @@ _VIOLATION = re.compile(
     r"the engine showed (?P<observed>.*)$",
     re.DOTALL,
 )
-#: `conformance.differential`'s disagreement: "after WHERE: DIFFERENCES".
-_DISAGREEMENT = re.compile(r"^(?P<where>after [^:]+): (?P<observed>.*)$", re.DOTALL)
+#: `conformance.differential`'s disagreement: "after WHERE: DIFFERENCES",
+#: one per line, each ending with the rules it falls under.
+_DISAGREEMENT = re.compile(r"^(?P<where>(?:after|at) [^:]+): (?P<observed>.*)$", re.DOTALL)
+_DIFFERENCE_RULES = re.compile(r"\(rules (?P<rules>[^)]*)\)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class RunInfo:
     machine: dict[str, Any] = field(default_factory=lambda: this_machine())
     #: Capabilities the engine lacks → why, as its adapter says.
     missing: dict[str, str] = field(default_factory=dict)
+    #: Optional observations the engine does not report (docs/observations.md).
+    unreported: tuple[str, ...] = ()
 
 
 def this_machine() -> dict[str, Any]:
@@ -118,6 +122,7 @@ def build_report(
             "version": info.engine_version,
             "capabilities": sorted(info.capabilities),
             "missing": dict(sorted(info.missing.items())),
+            "unreported": sorted(info.unreported),
         },
         "profile": info.profile,
         "seed": info.seed,
@@ -153,8 +158,15 @@ def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
         # A property stops at its first violation, which names one rule; the
         # other rules it cites fail with it, untested past that point.
         violated = {m["rule"] for r in results if (m := _VIOLATION.match(r.message))}
+        violated |= {rule for r in results for rule in _compared_rules(r.message)}
         entry["violated"] = sorted(violated)
     return entry
+
+
+def _compared_rules(message: str) -> set[str]:
+    """The rules the comparison's differences fall under, from its message."""
+    found = (m["rules"].split(", ") for m in _DIFFERENCE_RULES.finditer(message))
+    return {rule for rules in found for rule in rules}
 
 
 def _property_entry(

@@ -79,6 +79,7 @@ def permanent_lists(
     lead: Sequence[str] = (),
     default_controllers: bool = False,
     abilities: Sequence[Ability] | None = None,
+    favour_until: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
@@ -90,7 +91,9 @@ def permanent_lists(
     it), so that a property's situation arises often. With
     `default_controllers` (and the capability), a permanent may have entered
     under another player than its owner (110.2, 800.4c). `abilities`, if
-    given, are the only abilities drawn (each one more often, then)."""
+    given, are the only abilities drawn (each one more often, then). With
+    `favour_until`, most permanents that phased out directly did so "until"
+    another leaves (610.4)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
@@ -124,7 +127,9 @@ def permanent_lists(
             chosen=pick(draw, [None, "white", "blue"]) if C.CHOICES in caps else None,
             sick=creature and not ready and maybe(draw),
         )
-        status = _phase_status(draw, p, made, caps) if phased_out and not ready else None
+        status = (
+            _phase_status(draw, p, made, caps, favour_until) if phased_out and not ready else None
+        )
         made.append(replace(p, phased_out=status))
     return tuple(made)
 
@@ -154,7 +159,7 @@ def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
 
 
 def _phase_status(
-    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps
+    draw: st.DrawFn, p: Permanent, made: list[Permanent], caps: Caps, favour_until: bool = False
 ) -> PhasedOut | None:
     host = next((h for h in made if h.id == p.attached_to), None)
     if host is not None and host.phased_out is not None:
@@ -167,7 +172,7 @@ def _phase_status(
     unders = [p.controller, p.owner] if C.PHASED_OUT_UNDER_OTHER in caps else [p.controller]
     under = pick(draw, sorted(set(unders)))
     sources = [m.id for m in made if m.phased_out is None]
-    if C.PHASE_OUT_UNTIL in caps and sources and maybe(draw):
+    if C.PHASE_OUT_UNTIL in caps and sources and (maybe(draw) or (favour_until and maybe(draw))):
         return PhasedOut("direct", under, pick(draw, sources))
     return PhasedOut("direct", under)
 
@@ -239,9 +244,11 @@ def setups(
     default_controllers: bool = False,
     control_durations: Sequence[Duration] | None = None,
     abilities: Sequence[Ability] | None = None,
+    favour_until: bool = False,
 ) -> Setup:
     """A legal position with what `caps` allows; at least `min_players`
-    players if the engine plays multiplayer games."""
+    players if the engine plays multiplayer games (`permanent_lists` says
+    what the other options do)."""
     players = integer(draw, min_players, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
@@ -256,6 +263,7 @@ def setups(
             lead=lead,
             default_controllers=default_controllers,
             abilities=abilities,
+            favour_until=favour_until,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)

@@ -1,0 +1,339 @@
+"""What the comparison with the reference engine compares, field by field,
+and the rules each difference falls under (docs/observations.md).
+
+Only what the certified rules govern is compared: whose turn it is and who
+is in the game; each permanent's zone, phasing status and cause,
+controller, tapped status, counters, attachment, power and toughness while
+phased in, combat status and choices; the events that show phasing,
+triggers and attachments; life as the evidence of triggers, abilities and
+combat damage; cards drawn by the suite's spells; and whether an action was
+refused. Not compared: the turn number (an engine counts turns its own way),
+draws in the draw step (an engine may draw there), and `zone_change` events
+where the permanent really changed zone (token creation, leaving the game:
+an engine may log them or not). A `zone_change` logged for a permanent that
+did not change zone is compared: phasing is not a zone change (702.26d).
+
+Life and cards drawn are compared as their change during one action, so a
+difference shows once, where it arises, and not after every later action.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields
+
+from conformance import actions as a
+from conformance.observation import Observation, PermanentView
+
+#: Fields of `PermanentView` compared as they are; `power` and `toughness`
+#: only while both engines show the creature phased in (the convention).
+_PERMANENT_FIELDS = tuple(
+    f.name for f in fields(PermanentView) if f.name not in ("id", "power", "toughness")
+)
+_VIEW_FIELDS = frozenset(f.name for f in fields(PermanentView))
+#: Event kinds compared as multisets; `zone_change` is handled apart.
+_COMPARED_EVENTS = ("phased_out", "phased_in", "trigger", "attached", "unattached")
+#: The rules whose abilities or spells refuse an action of this kind.
+_REFUSAL_RULES: dict[type, tuple[str, ...]] = {
+    a.PhaseOut: ("702.26b", "R2017-nonexistent"),
+    a.PhaseOutUntil: ("610.4", "702.26b"),
+    a.Destroy: ("702.26b", "R2017-targets"),
+    a.GainControl: ("702.26b", "R2017-nonexistent"),
+    a.Activate: ("702.26b", "R2017-nonexistent", "R2017-haste"),
+    a.DeclareAttackers: ("R2017-nonexistent", "R2017-haste"),
+}
+#: What a change of life during an action is the evidence of.
+_LIFE_RULES: dict[type, tuple[str, ...]] = {
+    a.PassTurn: ("603.10b", "506.4"),
+    a.Activate: ("702.26b", "R2017-nonexistent"),
+    a.Concede: ("702.26k", "800.4a"),
+    a.Destroy: ("702.26b",),
+    a.DestroyAll: ("702.26b",),
+}
+#: The spells whose draws `cards_drawn` counts, and the rule each shows.
+_DRAW_RULES: dict[type, tuple[str, ...]] = {
+    a.Destroy: ("R2017-targets",),
+    a.DrawPerCreature: ("702.26b",),
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field in which the engine showed something else than the
+    reference engine, `where` in the scenario, and the rules that govern it
+    (empty when no certified rule does, e.g. whose turn it is)."""
+
+    where: str
+    subject: str
+    field: str
+    reference: str
+    engine: str
+    rules: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, str, tuple[str, ...]]:
+        """What makes it the same difference in a smaller scenario: the
+        field, the permanent or player, and the rules, wherever it shows."""
+        return self.subject, self.field, self.rules
+
+    @property
+    def kind(self) -> tuple[str, tuple[str, ...]]:
+        """What makes it a distinct difference in another scenario."""
+        return self.field, self.rules
+
+    def __str__(self) -> str:
+        rules = f"rules {', '.join(self.rules)}" if self.rules else "no certified rule"
+        subject = f"{self.subject} " if self.subject else ""
+        return (
+            f"{self.where}: {subject}{self.field}: reference {self.reference}, "
+            f"engine {self.engine} ({rules})"
+        )
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One point of comparison: the observations of both engines after
+    `action` (None at the start) and before it, and the scenario's tokens."""
+
+    where: str
+    reference: Observation
+    engine: Observation
+    action: a.Action | None = None
+    reference_before: Observation | None = None
+    engine_before: Observation | None = None
+    tokens: frozenset[str] = frozenset()
+
+
+def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
+    """Every governed field that differs at `moment`, ignoring the optional
+    observations the engine declares `unreported`."""
+    out = _turn_differences(moment)
+    if moment.action is not None:
+        out += _refusal_differences(moment)
+        out += _player_differences(moment, unreported)
+        if "events" not in unreported:
+            out += _event_differences(moment)
+    theirs = {p.id: p for p in moment.engine.permanents}
+    for p in moment.reference.permanents:
+        out += _permanent_differences(moment, p, theirs.get(p.id))
+    return [d for d in out if not _already(moment, d)]
+
+
+def _already(m: Moment, d: Difference) -> bool:
+    """Whether a permanent's field differed before the action already: a
+    difference is reported where it arises, not after every later action."""
+    if m.reference_before is None or m.engine_before is None or d.field not in _VIEW_FIELDS:
+        return False
+    ref = next((p for p in m.reference_before.permanents if p.id == d.subject), None)
+    eng = next((p for p in m.engine_before.permanents if p.id == d.subject), None)
+    if ref is None or eng is None:
+        return ref is not None
+    return getattr(ref, d.field) != getattr(eng, d.field)
+
+
+def _diff(
+    m: Moment, subject: str, field: str, ref: object, eng: object, rules: tuple
+) -> Difference:
+    return Difference(m.where, subject, field, repr(ref), repr(eng), rules)
+
+
+def _kind(m: Moment) -> type | None:
+    return None if m.action is None else type(m.action)
+
+
+def _turn_differences(m: Moment) -> list[Difference]:
+    out = []
+    if m.reference.active != m.engine.active:
+        out.append(_diff(m, "", "active player", m.reference.active, m.engine.active, ()))
+    for ref, eng in zip(m.reference.players, m.engine.players, strict=False):
+        if ref.in_game != eng.in_game:
+            rules = ("800.4a",) if _kind(m) is a.Concede else ()
+            out.append(_diff(m, f"player {ref.index}", "in_game", ref.in_game, eng.in_game, rules))
+    if len(m.reference.players) != len(m.engine.players):
+        out.append(_diff(m, "", "players", len(m.reference.players), len(m.engine.players), ()))
+    return out
+
+
+def _refusal_differences(m: Moment) -> list[Difference]:
+    ref, eng = m.reference.refused, m.engine.refused
+    if (ref is None) == (eng is None):
+        return []
+    rules = _REFUSAL_RULES.get(type(m.action), ())
+    return [_diff(m, "", "refused", ref, eng, rules)]
+
+
+def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
+    """Life and cards drawn, as their change during the action."""
+    if m.reference_before is None or m.engine_before is None:
+        return []
+    out = []
+    kind = type(m.action)
+    players = zip(
+        m.reference_before.players,
+        m.reference.players,
+        m.engine_before.players,
+        m.engine.players,
+        strict=False,
+    )
+    for rb, ra, eb, ea in players:
+        subject = f"player {ra.index}"
+        if "life" not in unreported and ra.life - rb.life != ea.life - eb.life:
+            rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
+            gained = (f"{ra.life - rb.life:+d}", f"{ea.life - eb.life:+d}")
+            out.append(Difference(m.where, subject, "life change", *gained, rules))
+        # The draw step is the engine's own business: draws are compared
+        # only for the suite's spells.
+        drawn = (ra.cards_drawn - rb.cards_drawn, ea.cards_drawn - eb.cards_drawn)
+        if "cards_drawn" not in unreported and kind in _DRAW_RULES and drawn[0] != drawn[1]:
+            out.append(
+                Difference(m.where, subject, "cards drawn", *map(str, drawn), _DRAW_RULES[kind])
+            )
+    return out
+
+
+def _phased_now(m: Moment, pid: str) -> bool:
+    """Whether the reference shows `pid` phasing during the action."""
+    return any(
+        e.kind in ("phased_in", "phased_out") and e.subject == pid for e in m.reference.events
+    )
+
+
+def _event_differences(m: Moment) -> list[Difference]:
+    def log(obs: Observation) -> Counter[tuple[str, str, str]]:
+        return Counter(
+            (e.kind, e.subject, e.detail) for e in obs.events if e.kind in _COMPARED_EVENTS
+        )
+
+    theirs, ours = log(m.reference), log(m.engine)
+    out = []
+    for kind, subject in sorted({(k, s) for k, s, _ in (theirs | ours)}):
+        ref = sorted(d for k, s, d in theirs.elements() if (k, s) == (kind, subject))
+        eng = sorted(d for k, s, d in ours.elements() if (k, s) == (kind, subject))
+        if ref != eng:
+            rules = _event_rules(m, kind, subject, ref, eng)
+            out.append(Difference(m.where, subject, f"{kind} events", str(ref), str(eng), rules))
+    out += _false_zone_changes(m)
+    return out
+
+
+def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[str]) -> tuple:
+    action = type(m.action)
+    if kind in ("phased_in", "phased_out"):
+        if len(ref) == len(eng):
+            return ("702.26g", "702.26h")  # the same phasing, another cause
+        if action is a.PassTurn:
+            return ("702.26a", "702.26p") if max(len(ref), len(eng)) > 1 else ("702.26a",)
+        return ("702.26g",) if _attached(m, subject) else ()
+    if kind in ("attached", "unattached"):
+        return ("702.26j",) if _phased_now(m, subject) else ("702.26i", "704.5n")
+    details = set(ref) ^ set(eng) or set(ref) | set(eng)
+    if details & {"phases_in", "phases_out"}:
+        return ("603.10b",)
+    if details & {"attached", "unattached"}:
+        return ("702.26j",)
+    if action is a.Concede:
+        return ("702.26k", "800.4a")
+    if _phased_now(m, subject):
+        return ("R2017-no-etb-ltb", "702.26d")
+    return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
+
+
+def _attached(m: Moment, pid: str) -> bool:
+    before = m.reference_before
+    views = [m.reference] + ([before] if before is not None else [])
+    return any(p.id == pid and p.attached_to is not None for obs in views for p in obs.permanents)
+
+
+def _false_zone_changes(m: Moment) -> list[Difference]:
+    """`zone_change` events the engine logged for a permanent that, for
+    the reference, stayed where it was: phasing is not a zone change
+    (702.26d). Where it did change zone, logging it is optional."""
+    if m.reference_before is None:
+        return []
+    was = {p.id: p.zone for p in m.reference_before.permanents}
+    now = {p.id: p.zone for p in m.reference.permanents}
+    logged = Counter(
+        e.subject
+        for e in m.engine.events
+        if e.kind == "zone_change" and e.subject in now and was.get(e.subject) == now[e.subject]
+    )
+    return [
+        Difference(m.where, pid, "zone_change events", "[]", f"{n} zone change(s)", ("702.26d",))
+        for pid, n in sorted(logged.items())
+    ]
+
+
+def _permanent_differences(
+    m: Moment, ref: PermanentView, eng: PermanentView | None
+) -> list[Difference]:
+    if eng is None:
+        # Phased-out permanents are listed too (702.26d): they still exist.
+        rules = ("702.26d",) if ref.phased_out else ()
+        return [Difference(m.where, ref.id, "listed", "yes", "missing", rules)]
+    names = list(_PERMANENT_FIELDS)
+    if ref.phased_in and eng.phased_in:
+        names += ["power", "toughness"]
+    out = []
+    for name in names:
+        theirs, ours = getattr(ref, name), getattr(eng, name)
+        if theirs != ours:
+            out.append(_diff(m, ref.id, name, theirs, ours, _permanent_rules(m, ref, name)))
+    return out
+
+
+def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...]:
+    """The rules that govern field `name` of `ref` after the action."""
+    action = _kind(m)
+    before = _before(m, ref.id)
+    attached = ref.attached_to is not None or (
+        before is not None and before.attached_to is not None
+    )
+    was_out = before is not None and before.phased_out
+    phased = was_out != ref.phased_out
+    if name == "zone":
+        if action is a.Concede:
+            return ("800.4a", "702.26k") if was_out or ref.phased_out else ("800.4a",)
+        if ref.id in m.tokens:
+            return ("704.5d", "R2017-tokens")
+        if was_out:
+            return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
+        return ("704.5m",) if attached else ()
+    if name == "phased_out":
+        if action is a.PassTurn:
+            return ("702.26a", "702.26g") if attached else ("702.26a",)
+        if action is a.Concede:
+            return ("702.26k", "702.26n")
+        if attached:
+            return ("702.26g",)
+        return ("610.4",) if was_out else ()
+    if name == "cause":
+        return ("702.26g", "702.26h")
+    if name == "controller":
+        if action is a.Concede:
+            return ("800.4a", "800.4c")
+        if action is a.PassTurn:
+            return ("R2017-control", "702.26f", "800.4m")
+        return ("702.26d", "R2017-for-as-long-as") if phased or was_out else ()
+    if name == "tapped":
+        if action is a.PassTurn:
+            return ("502.1",)
+        if action in (a.Activate, a.DeclareAttackers):
+            return ("R2017-nonexistent", "R2017-haste")
+        return ("702.26d",) if phased else ()
+    if name == "attached_to":
+        if action is a.PassTurn or phased:
+            return ("702.26g", "702.26i", "R2017-attached")
+        return ("704.5n", "702.26i")
+    return {
+        "counters": ("R2017-counters", "702.26d"),
+        "power": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
+        "toughness": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
+        "attacking": ("506.4", "R2017-nonexistent"),
+        "chosen": ("R2017-choices",),
+    }.get(name, ())
+
+
+def _before(m: Moment, pid: str) -> PermanentView | None:
+    if m.reference_before is None:
+        return None
+    return next((p for p in m.reference_before.permanents if p.id == pid), None)
