@@ -146,6 +146,7 @@ def _attack_then_phase_out(
         ready=True,
     ),
     exercised=_an_attacker_phased_out_and_others_dealt_damage,
+    reads={"life"},
 )
 def phasing_out_removes_from_combat(trace: Trace) -> None:
     """A creature that phases out is removed from combat: it is no longer
@@ -230,6 +231,7 @@ def _activate_each(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> tuple[
         ready=True,
     ),
     exercised=_refused_a_phased_out_ability_and_activated,
+    reads={"life"},
 )
 def phased_out_abilities_cannot_be_activated(trace: Trace) -> None:
     """A phased-out permanent's activated abilities can't be activated: it
