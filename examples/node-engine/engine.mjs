@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// A phasing engine speaking the phasecert engine protocol (docs/protocol.md)
+// on stdin and stdout: one JSON request a line in, one JSON reply a line out.
+// Run it under phasecert with `--engine stdio:@examples/node-engine/engine.json`.
+
+import { createInterface } from "node:readline";
+
+import { Game } from "./game.mjs";
+import { observe } from "./observe.mjs";
+
+const PROTOCOL = 1;
+
+const CAPABILITIES = [
+  "activated-abilities",
+  "auras",
+  "choices",
+  "count-creatures",
+  "counters",
+  "destroy",
+  "equipment",
+  "fortifications",
+  "multiplayer",
+  "phase-out-all",
+  "player-auras",
+  "pt-boost",
+  "redundant-phasing",
+  "skip-untap",
+  "targeting",
+  "tokens",
+];
+
+// What this engine doesn't model, and why: phasecert prints the reason next
+// to every "not applicable" it causes.
+const MISSING = {
+  anthem: "no static abilities: the only ability modelled is {T}: gain 1 life",
+  combat: "no combat steps: a turn is untap step, then main phase, then cleanup",
+  "control-change": "no control-changing effects: every permanent is controlled by its owner",
+  "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
+  "leave-game": "players can't leave the game (no concession, no losing)",
+  "phase-out-until": "no 'phases out until' effects (610.4)",
+  "phase-triggers": "no triggered abilities, so no 'whenever this phases in/out'",
+  "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
+  triggers: "no triggered abilities (enters, leaves, dies, attach triggers)",
+};
+
+const HELLO = {
+  protocol: PROTOCOL,
+  engine: {
+    name: "node-example",
+    version: "1.0.0",
+    capabilities: CAPABILITIES,
+    language: "JavaScript (Node.js)",
+    missing: Object.entries(MISSING).map(([capability, reason]) => ({ capability, reason })),
+  },
+};
+
+// Anything printed with console.log would corrupt the protocol on stdout:
+// send it to stderr, where phasecert shows it when something goes wrong.
+console.log = console.error;
+
+let game = null;
+
+function reply(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+/** The answer to one request (its parsed JSON). */
+function answer(request) {
+  const { id } = request;
+  switch (request.cmd) {
+    case "hello":
+      return { id, ...HELLO };
+    case "start": {
+      const unsupported = cannotSetUp(request.setup);
+      if (unsupported) return { id, error: `can't set up this position: ${unsupported}` };
+      game = new Game(request.setup);
+      return { id, observation: observe(game.state) };
+    }
+    case "perform": {
+      if (game === null) return { id, error: "perform before any start" };
+      const refused = game.perform(request.action);
+      return { id, observation: observe(game.state, refused) };
+    }
+    default:
+      return { id, error: `unknown cmd ${JSON.stringify(request.cmd)}` };
+  }
+}
+
+/** Why the setup needs something this engine declared missing, or null.
+ * phasecert never sends one, but an engine must not fake a position. */
+function cannotSetUp(setup) {
+  for (const p of setup.permanents ?? []) {
+    const other = (p.abilities ?? []).find((a) => a !== "tap_gain_life");
+    if (other) return `${p.id} has the ability ${other}`;
+    if ((p.owner ?? 0) !== (p.controller ?? 0)) return `${p.id} is controlled by a non-owner`;
+    if (p.phased_out?.until != null) return `${p.id} phased out until something leaves`;
+    if (p.phased_out && (p.phased_out.under ?? 0) !== (p.controller ?? 0)) {
+      return `${p.id} phased out under another player than its controller`;
+    }
+  }
+  const effect = (setup.effects ?? []).find(
+    (e) => e.type === "ControlEffect" || e.duration?.kind === "as_long_as_you_control",
+  );
+  return effect ? `a ${effect.type} with duration ${effect.duration?.kind ?? "indefinitely"}` : null;
+}
+
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  if (!line.trim()) continue;
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (e) {
+    reply({ id: 0, error: `bad request: not JSON (${e.message})` });
+    continue;
+  }
+  if (request?.cmd === "stop") {
+    // Answer, then exit once the answer is written.
+    process.stdout.write(JSON.stringify({ id: request.id, stopped: true }) + "\n", () =>
+      process.exit(0),
+    );
+    break;
+  }
+  try {
+    reply(answer(request));
+  } catch (e) {
+    // A bug of the engine: report it on this request, keep serving.
+    console.error(e.stack);
+    reply({ id: request?.id ?? 0, error: `${e.name}: ${e.message}` });
+  }
+}

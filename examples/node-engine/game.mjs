@@ -1,0 +1,184 @@
+// A game: the turn structure and what each action does, played by this
+// engine's own rules. Every action either happens or is refused with a
+// reason (nothing changes then); state-based actions follow each action.
+
+import { GameState, Permanent } from "./model.mjs";
+import { canAttach, phaseOut, untapStep } from "./phasing.mjs";
+
+/** An action this engine won't play here; the message says why. */
+export class Refused extends Error {}
+
+/** What "{T}: You gain 1 life." gains. */
+const TAP_LIFE = 1;
+
+export class Game {
+  constructor(setup) {
+    this.state = new GameState(setup);
+  }
+
+  /** Play `action` (an action's JSON); the reason it was refused, or null. */
+  perform(action) {
+    const play = PLAYS[action.type];
+    if (play === undefined) throw new Error(`this engine can't play ${action.type}`);
+    try {
+      play(this.state, action);
+    } catch (e) {
+      if (e instanceof Refused) return e.message;
+      throw e;
+    }
+    stateBasedActions(this.state);
+    return null;
+  }
+}
+
+const PLAYS = {
+  PassTurn: passTurn,
+  PhaseOut: (s, { caster, targets }) => {
+    checkPlayer(s, caster);
+    phaseOut(s, targets.map((id) => target(s, id)));
+  },
+  // Teferi's Protection: no targets; attachments go indirectly (702.26g).
+  PhaseOutAll: (s, { player }) => {
+    checkPlayer(s, player);
+    phaseOut(s, s.phasedIn().filter((p) => p.controller === player));
+  },
+  // 702.26b: "destroy all creatures" doesn't see phased-out ones.
+  DestroyAll: (s, { caster }) => {
+    checkPlayer(s, caster);
+    destroy(s, s.phasedIn().filter((p) => p.isCreature));
+  },
+  Destroy: destroyTarget,
+  // 702.26b: phased-out creatures aren't counted.
+  DrawPerCreature: (s, { player }) => {
+    checkPlayer(s, player);
+    s.drawn[player] += creaturesOf(s, player).length;
+  },
+  // 702.26e: the set is fixed as the spell resolves, phased-out creatures
+  // left out, even once they phase in before the turn ends.
+  PumpTeam: (s, { player }) => {
+    checkPlayer(s, player);
+    const targets = new Set(creaturesOf(s, player).map((p) => p.id));
+    s.boosts.push({ targets, controller: player, power: 1, toughness: 1, duration: "end_of_turn" });
+  },
+  CreateToken: createToken,
+  Activate: activate,
+};
+
+/** Cleanup, then the next player's turn: it begins, then its untap step. */
+function passTurn(s) {
+  // 514.2: "until end of turn" effects end in the cleanup step.
+  s.boosts = s.boosts.filter((b) => b.duration !== "end_of_turn");
+  const player = (s.active + 1) % s.players;
+  s.active = player;
+  s.turn += 1;
+  // 611.2a: "until your next turn" effects end as that turn begins.
+  s.boosts = s.boosts.filter((b) => !(b.duration === "your_next_turn" && b.controller === player));
+  // 302.6: what the player has controlled since the turn began is no longer
+  // summoning sick, phased-out permanents included: phasing is not a
+  // control change (702.26d, R2017-haste).
+  for (const p of s.permanents.values()) {
+    if (p.controller === player) p.sick = false;
+  }
+  untapStep(s, player);
+}
+
+function checkPlayer(s, player) {
+  if (!(player >= 0 && player < s.players)) throw new Refused(`player ${player} is not in the game`);
+}
+
+/** 702.26b, R2017-nonexistent: a phased-out permanent can't be targeted. */
+function target(s, id) {
+  const p = s.permanents.get(id);
+  if (p === undefined || !p.phasedIn) throw new Refused(`${id} is not a legal target`);
+  return p;
+}
+
+function creaturesOf(s, player) {
+  return s.phasedIn().filter((p) => p.isCreature && p.controller === player);
+}
+
+/** "Destroy target permanent. Draw a card." R2017-targets: if the target
+ * phases out in response, its only target is illegal and the spell does
+ * nothing at all (608.2b), not even the draw. */
+function destroyTarget(s, { caster, target: id, phased_out_in_response: inResponse }) {
+  checkPlayer(s, caster);
+  const p = target(s, id);
+  if (inResponse) phaseOut(s, [p]);
+  if (!p.phasedIn) return;
+  destroy(s, [p]);
+  s.drawn[caster] += 1;
+}
+
+/** 701.8: to the owner's graveyard; 702.26b: a phased-out one can't be. */
+function destroy(s, permanents) {
+  for (const p of permanents) {
+    if (p.phasedIn) leaveBattlefield(s, p, "graveyard");
+  }
+}
+
+/** A real zone change, unlike phasing (702.26d): the permanent forgets its
+ * status; 704.5d: a token that leaves ceases to exist. */
+function leaveBattlefield(s, p, zone) {
+  p.zone = p.token ? "none" : zone;
+  s.log("zone_change", p.id, `battlefield->${zone}`);
+  p.attachedTo = null;
+  p.tapped = false;
+  p.counters.clear();
+}
+
+/** 110.5: it enters phased in; 111.1: a 1/1 creature token. */
+function createToken(s, { player, id, phasing = 1 }) {
+  checkPlayer(s, player);
+  if (s.permanents.has(id) || phasing < 0) throw new Refused(`can't create a token named ${id}`);
+  const token = new Permanent({ id, owner: player, controller: player, token: true, phasing });
+  token.power = 1;
+  token.toughness = 1;
+  token.sick = true;
+  s.permanents.set(id, token);
+  s.log("zone_change", id, "none->battlefield");
+}
+
+/** "{T}: You gain 1 life." 702.26b: not while phased out; 302.6: not by a
+ * summoning-sick creature; 602.2: only by its controller, untapped. */
+function activate(s, { player, source }) {
+  checkPlayer(s, player);
+  const p = s.permanents.get(source);
+  if (
+    p === undefined ||
+    !p.phasedIn ||
+    p.controller !== player ||
+    !p.abilities.has("tap_gain_life") ||
+    p.tapped ||
+    (p.isCreature && p.sick)
+  ) {
+    throw new Refused(`${player} can't activate ${source}`);
+  }
+  p.tapped = true;
+  s.life[player] += TAP_LIFE;
+}
+
+/** 704.3: repeated until none applies; phased-out permanents are ignored
+ * (702.26b). 704.5m: an Aura attached illegally or to nothing goes to its
+ * owner's graveyard; 704.5n: Equipment or a Fortification attached
+ * illegally becomes unattached and stays. */
+function stateBasedActions(s) {
+  for (;;) {
+    const illegal = s.phasedIn().filter((p) => p.attachment !== null && !attachedLegally(s, p));
+    if (illegal.length === 0) return;
+    for (const p of illegal) {
+      if (p.attachment === "aura") {
+        leaveBattlefield(s, p, "graveyard");
+      } else {
+        p.attachedTo = null;
+        s.log("unattached", p.id);
+      }
+    }
+  }
+}
+
+function attachedLegally(s, p) {
+  if (p.attachedTo === null) return p.attachment !== "aura";
+  if (typeof p.attachedTo === "number") return p.attachedTo < s.players;
+  const host = s.permanents.get(p.attachedTo);
+  return host !== undefined && host.onBattlefield && canAttach(p, host);
+}

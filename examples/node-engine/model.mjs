@@ -1,0 +1,106 @@
+// The game model: players, permanents and continuous effects, built from a
+// setup (the JSON of conformance/setup.py, fields at their default omitted).
+
+export const STARTING_LIFE = 20;
+
+/** A permanent as this engine tracks it. */
+export class Permanent {
+  constructor(fields) {
+    this.id = fields.id;
+    this.owner = fields.owner ?? 0;
+    this.controller = fields.controller ?? 0;
+    this.types = fields.types ?? ["creature"];
+    this.attachment = fields.attachment ?? null; // "aura" | "equipment" | "fortification"
+    this.token = fields.token ?? false;
+    this.phasing = fields.phasing ?? 0; // instances of phasing (702.26p: any number act as one)
+    this.tapped = fields.tapped ?? false;
+    this.counters = new Map(fields.counters ?? []);
+    this.attachedTo = fields.attached_to ?? null; // a permanent id (string) or a player (number)
+    // null while phased in; else { cause: "direct" | "indirect", under: player }
+    this.phasedOut = fields.phased_out
+      ? { cause: fields.phased_out.cause ?? "direct", under: fields.phased_out.under ?? 0 }
+      : null;
+    this.abilities = new Set(fields.abilities ?? []);
+    this.power = fields.power ?? null;
+    this.toughness = fields.toughness ?? null;
+    this.chosen = fields.chosen ?? null; // R2017-choices: kept through phasing
+    this.sick = fields.sick ?? false;
+    this.zone = "battlefield"; // "battlefield" | "graveyard" | "none" (a token that left)
+  }
+
+  get isCreature() {
+    return this.types.includes("creature");
+  }
+
+  get onBattlefield() {
+    return this.zone === "battlefield";
+  }
+
+  /** 702.26b: on the battlefield and seen by the game. */
+  get phasedIn() {
+    return this.onBattlefield && this.phasedOut === null;
+  }
+}
+
+/** The whole game: whose turn it is, the players, the permanents. */
+export class GameState {
+  constructor(setup) {
+    this.players = setup.players ?? 2;
+    this.active = setup.active ?? 0;
+    this.turn = setup.turn ?? 1;
+    this.life = Array(this.players).fill(STARTING_LIFE);
+    this.drawn = Array(this.players).fill(0);
+    this.permanents = new Map();
+    for (const fields of setup.permanents ?? []) {
+      this.permanents.set(fields.id, new Permanent(fields));
+    }
+    this.skips = Array(this.players).fill(0); // untap steps each player will skip (702.26m)
+    this.boosts = []; // { targets: Set, controller, power, toughness, duration }
+    for (const effect of setup.effects ?? []) {
+      if (effect.type === "SkipUntap") {
+        this.skips[effect.player] += 1;
+      } else if (effect.type === "BoostEffect") {
+        this.boosts.push({
+          targets: new Set(effect.targets),
+          controller: effect.controller,
+          power: effect.power ?? 1,
+          toughness: effect.toughness ?? 1,
+          duration: effect.duration?.kind ?? "end_of_turn",
+        });
+      }
+    }
+    this.events = []; // what happened since the last observation
+  }
+
+  log(kind, subject, detail = "") {
+    this.events.push({ kind, subject, detail });
+  }
+
+  inPlay() {
+    return [...this.permanents.values()].filter((p) => p.onBattlefield);
+  }
+
+  phasedIn() {
+    return [...this.permanents.values()].filter((p) => p.phasedIn);
+  }
+
+  attachmentsOf(hostId) {
+    return this.inPlay().filter((p) => p.attachedTo === hostId);
+  }
+
+  /** 613.4: base, +1/+1 counters, then boosts that include it; only for
+   * phased-in creatures (702.26b: a phased-out one has none to show). */
+  powerToughness(p) {
+    if (!p.isCreature || !p.phasedIn) return null;
+    const bonus = p.counters.get("+1/+1") ?? 0;
+    let power = p.power + bonus;
+    let toughness = p.toughness + bonus;
+    for (const boost of this.boosts) {
+      if (boost.targets.has(p.id)) {
+        power += boost.power;
+        toughness += boost.toughness;
+      }
+    }
+    return [power, toughness];
+  }
+}
