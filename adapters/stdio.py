@@ -243,13 +243,13 @@ def _validator() -> Any:
         ) from None
     from conformance.json_schema import protocol_schema
 
-    schema = protocol_schema()
+    schema = {k: v for k, v in protocol_schema().items() if k != "anyOf"}
     cache: dict[type, Any] = {}
 
     def of(kind: type) -> Any:
         if kind not in cache:
             cache[kind] = jsonschema.Draft202012Validator(
-                {**schema, "anyOf": None, "$ref": f"#/$defs/{kind.__name__}"}
+                {**schema, "$ref": f"#/$defs/{kind.__name__}"}
             )
         return cache[kind]
 

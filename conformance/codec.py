@@ -8,9 +8,11 @@ field, never a traceback from deep inside.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from conformance import actions, setup
@@ -35,109 +37,198 @@ class DecodeError(ValueError):
 def to_data(value: Any) -> Any:
     """Plain JSON data for `value`; union members carry a "type" tag and
     fields left at their default are omitted, to keep files readable."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data: dict[str, Any] = {}
-        if type(value).__name__ in _TAGGED:
-            data["type"] = type(value).__name__
-        for f in dataclasses.fields(value):
-            v = getattr(value, f.name)
-            if _is_default(f, v):
-                continue
-            data[f.name] = to_data(v)
-        return data
     if isinstance(value, tuple | list):
         return [to_data(v) for v in value]
-    return value
+    encode = _ENCODERS.get(type(value))
+    if encode is None:
+        if not (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+            return value
+        encode = _ENCODERS[type(value)] = _encoder(type(value))
+    return encode(value)
 
 
-def _is_default(f: dataclasses.Field[Any], v: Any) -> bool:
+def _encoder(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """An encoder for dataclass `cls`, its defaults worked out once (the
+    engine protocol encodes an observation per call)."""
+    tag = {"type": cls.__name__} if cls.__name__ in _TAGGED else {}
+    fields = [(f.name, _default(f)) for f in dataclasses.fields(cls)]
+
+    def encode(value: Any) -> dict[str, Any]:
+        data = dict(tag)
+        for name, default in fields:
+            v = getattr(value, name)
+            if default is _NO_DEFAULT or v != default:
+                data[name] = to_data(v)
+        return data
+
+    return encode
+
+
+_NO_DEFAULT = object()
+_ENCODERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
     if f.default is not dataclasses.MISSING:
-        return bool(v == f.default)
+        return f.default
     if f.default_factory is not dataclasses.MISSING:
-        return bool(v == f.default_factory())
-    return False
+        return f.default_factory()
+    return _NO_DEFAULT
 
 
 def from_data(hint: Any, data: Any, path: str = "$") -> Any:
     """Decode `data` as a value of type `hint`, strictly."""
+    try:
+        return _decoder(hint)(data)
+    except _Bad as e:
+        raise DecodeError(path + "".join(reversed(e.where)), e.message) from None
+
+
+class _Bad(Exception):
+    """A decoding failure on its way out: the path is put together as it
+    unwinds, so decoding a good value builds no path strings (the engine
+    protocol decodes an observation per call)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.where: list[str] = []
+
+    def at(self, part: str) -> _Bad:
+        self.where.append(part)
+        return self
+
+
+Decoder = Callable[[Any], Any]
+
+
+@functools.cache
+def _decoder(hint: Any) -> Decoder:
+    """The decoder of type `hint`, built once per type."""
     origin = get_origin(hint)
     if hint is Any:
-        return data
+        return lambda data: data
     if origin is Literal:
-        if data not in get_args(hint):
-            raise DecodeError(path, f"expected one of {list(get_args(hint))}, got {data!r}")
-        return data
+        return _literal(get_args(hint))
     if origin in (Union, types.UnionType):
-        return _from_union(get_args(hint), data, path)
+        return _union(get_args(hint))
     if origin is tuple:
-        return _from_tuple(get_args(hint), data, path)
+        return _tuple(get_args(hint))
     if dataclasses.is_dataclass(hint):
-        return _from_dataclass(hint, data, path)
-    if hint is type(None):
-        if data is not None:
-            raise DecodeError(path, f"expected null, got {data!r}")
-        return None
-    if hint is bool:
-        if not isinstance(data, bool):
-            raise DecodeError(path, f"expected true or false, got {data!r}")
-        return data
-    if hint is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise DecodeError(path, f"expected an integer, got {data!r}")
-        return data
-    if hint is str:
-        if not isinstance(data, str):
-            raise DecodeError(path, f"expected a string, got {data!r}")
-        return data
+        return _dataclass(hint)  # type: ignore[arg-type]
+    if hint in _SIMPLE:
+        return _simple(*_SIMPLE[hint])
     raise TypeError(f"no decoder for {hint!r}")
 
 
-def _from_union(options: tuple[Any, ...], data: Any, path: str) -> Any:
-    if isinstance(data, dict) and "type" in data:
-        tagged = [o for o in options if getattr(o, "__name__", None) == data["type"]]
-        if not tagged:
-            names = sorted(getattr(o, "__name__", str(o)) for o in options)
-            raise DecodeError(path, f"unknown type {data['type']!r}; expected one of {names}")
-        return from_data(tagged[0], data, path)
-    errors = []
-    for option in options:
-        try:
-            return from_data(option, data, path)
-        except DecodeError as e:
-            errors.append(str(e).removeprefix(f"{path}: "))
-    raise DecodeError(path, " or ".join(errors))
+#: Plain types: what JSON value each is, and how to name it in an error.
+_SIMPLE: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    type(None): (lambda v: v is None, "null"),
+    bool: (lambda v: isinstance(v, bool), "true or false"),
+    int: (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    str: (lambda v: isinstance(v, str), "a string"),
+}
 
 
-def _from_tuple(args: tuple[Any, ...], data: Any, path: str) -> tuple[Any, ...]:
-    if not isinstance(data, list):
-        raise DecodeError(path, f"expected a list, got {data!r}")
+def _simple(ok: Callable[[Any], bool], name: str) -> Decoder:
+    def decode(data: Any) -> Any:
+        if not ok(data):
+            raise _Bad(f"expected {name}, got {data!r}")
+        return data
+
+    return decode
+
+
+def _literal(values: tuple[Any, ...]) -> Decoder:
+    def decode(data: Any) -> Any:
+        # `in` alone would take True for 1 and 1.0 for 1.
+        if not any(data == v and type(data) is type(v) for v in values):
+            raise _Bad(f"expected one of {list(values)}, got {data!r}")
+        return data
+
+    return decode
+
+
+def _union(options: tuple[Any, ...]) -> Decoder:
+    tagged = {getattr(o, "__name__", None): o for o in options}
+
+    def decode(data: Any) -> Any:
+        if isinstance(data, dict) and "type" in data:
+            option = tagged.get(data["type"]) if isinstance(data["type"], str) else None
+            if option is None:
+                names = sorted(getattr(o, "__name__", str(o)) for o in options)
+                raise _Bad(f"unknown type {data['type']!r}; expected one of {names}")
+            return _decoder(option)(data)
+        errors = []
+        for option in options:
+            try:
+                return _decoder(option)(data)
+            except _Bad as e:
+                errors.append(
+                    "".join(reversed(e.where)).lstrip(".") + (": " if e.where else "") + e.message
+                )
+        raise _Bad(" or ".join(errors))
+
+    return decode
+
+
+def _tuple(args: tuple[Any, ...]) -> Decoder:
     if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(from_data(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
-    if len(data) != len(args):
-        raise DecodeError(path, f"expected {len(args)} items, got {len(data)}")
-    return tuple(
-        from_data(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True))
-    )
+        item = _decoder(args[0])
+        args = ()
+    items = [_decoder(a) for a in args]
+
+    def decode(data: Any) -> tuple[Any, ...]:
+        if not isinstance(data, list):
+            raise _Bad(f"expected a list, got {data!r}")
+        if items and len(data) != len(items):
+            raise _Bad(f"expected {len(items)} items, got {len(data)}")
+        decoded = []
+        for i, v in enumerate(data):
+            try:
+                decoded.append((items[i] if items else item)(v))
+            except _Bad as e:
+                raise e.at(f"[{i}]") from None
+        return tuple(decoded)
+
+    return decode
 
 
-def _from_dataclass(cls: type[T], data: Any, path: str) -> T:
-    if not isinstance(data, dict):
-        raise DecodeError(path, f"expected an object for {cls.__name__}, got {data!r}")
+def _dataclass(cls: type) -> Decoder:
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = set(data) - set(fields) - {"type"}
-    if unknown:
-        raise DecodeError(path, f"unknown field(s) {sorted(unknown)} for {cls.__name__}")
-    kwargs = {}
-    for name, f in fields.items():
-        if name in data:
-            kwargs[name] = from_data(hints[name], data[name], f"{path}.{name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise DecodeError(path, f"missing field {name!r} for {cls.__name__}")
-    try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as e:
-        raise DecodeError(path, str(e)) from None
+    fields = dataclasses.fields(cls)
+    known = {f.name for f in fields} | {"type"}
+    required = [
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    # Built on first use: a dataclass may refer to itself through its fields.
+    decoders: dict[str, Decoder] = {}
+
+    def decode(data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise _Bad(f"expected an object for {cls.__name__}, got {data!r}")
+        unknown = data.keys() - known
+        if unknown:
+            raise _Bad(f"unknown field(s) {sorted(unknown)} for {cls.__name__}")
+        if not decoders:
+            decoders.update((f.name, _decoder(hints[f.name])) for f in fields)
+        kwargs = {}
+        for name, value in data.items():
+            if name != "type":
+                try:
+                    kwargs[name] = decoders[name](value)
+                except _Bad as e:
+                    raise e.at(f".{name}") from None
+        for name in required:
+            if name not in kwargs:
+                raise _Bad(f"missing field {name!r} for {cls.__name__}")
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as e:
+            raise _Bad(str(e)) from None
+
+    return decode
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

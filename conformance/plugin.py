@@ -9,6 +9,7 @@ needs a capability the engine lacks is skipped as "not applicable: needs X".
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from adapters.discovery import EngineNotFound, load_engine
+from adapters.stdio import VALIDATE_ENV
 from conformance.atomic import write_text_atomically
 from conformance.catalog import CATALOG, marker_name
 from conformance.checking import PROFILES, profile
@@ -53,6 +55,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--phasecert-results", metavar="FILE", help="write the property results as JSON"
     )
+    group.addoption(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message of a stdio: engine against schemas/protocol.schema.json",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -62,6 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if unknown:
         raise pytest.UsageError(f"--rule {unknown[0]}: not a rule of the catalog (phasecert rules)")
     config.stash[_RESULTS] = []
+    if config.getoption("validate_protocol"):
+        os.environ[VALIDATE_ENV] = "1"
 
 
 _RESULTS = pytest.StashKey[list[PropertyResult]]()

@@ -15,7 +15,7 @@ from hypothesis import settings
 from adapters.discovery import EngineNotFound, load_engine
 from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
-from adapters.stdio import Connection, connection_of
+from adapters.stdio import VALIDATE_ENV, Connection, EngineProcessError, connection_of
 from conformance import actions as a
 from conformance.checking import profile, run_property
 from conformance.properties import REGISTRY
@@ -114,6 +114,7 @@ FAULTS = {
     "twice": "answered request",
     "child-stdout": "not a JSON line",
     "huge-memory": "exited with code",
+    "bad-field": "$.observation.permanents[0].zone: expected one of",
 }
 
 
@@ -137,3 +138,23 @@ def test_an_engine_that_exits_on_stop_without_answering_is_a_warning(tmp_path: P
     play(engine, SCENARIO)
     with pytest.warns(UserWarning, match="did not stop cleanly: stop: the engine process exited"):
         engine.close()
+
+
+def test_validate_protocol_names_the_field_against_the_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(VALIDATE_ENV, "1")
+    engine = load_engine(connection_file(tmp_path, sys.executable, str(FAULTY), "bad-field"))
+    try:
+        with pytest.raises(EngineProcessError) as e:
+            play_raw(engine)
+    finally:
+        engine.close()
+    assert "ObservationReply breaks the schema at $.observation.permanents[0].zone" in str(e.value)
+
+
+def play_raw(engine: object) -> None:
+    """Play SCENARIO without the suite's guard, to see the adapter's own error."""
+    game = engine.start(SCENARIO.setup)  # type: ignore[attr-defined]
+    for action in SCENARIO.actions:
+        game.perform(action)

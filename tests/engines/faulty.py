@@ -4,7 +4,7 @@ It serves the reference engine over the protocol, like `phasecert serve`,
 except for its fault, which strikes at the second `perform` of a game (or
 at `stop`): the suite must give one engine-error verdict with context and go
 on. Faults: crash, hang, garbage, partial, wrong-id, twice, child-stdout,
-silent-stop, huge-memory, none.
+silent-stop, huge-memory, bad-field, none.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import subprocess
 import sys
 import time
 
+from adapters.reference import ReferenceEngine
 from conformance import wire
 from conformance.cli.serving import engine_info
-from adapters.reference import ReferenceEngine
 
 FAULT = sys.argv[1] if len(sys.argv) > 1 else "none"
 
@@ -75,6 +75,11 @@ def fault(request_id: int, reply: object) -> bool:
     if FAULT == "child-stdout":
         subprocess.run([sys.executable, "-c", "print('hello from a child process')"], check=True)
         return False
+    if FAULT == "bad-field":
+        data = json.loads(wire.encode(reply))
+        data["observation"]["permanents"][0]["zone"] = "library"
+        send(json.dumps(data) + "\n")
+        return True
     if FAULT == "huge-memory":
         hog = []
         while True:
