@@ -55,6 +55,7 @@ PROPERTIES = (
     "untap_step_untaps_after_phasing",
     "attachments_return_with_their_host",
     "directly_phased_out_attachments_find_their_host",
+    "phased_out_until_waits_for_its_source",
     "phased_out_permanents_cannot_be_targeted",
     "phased_out_tokens_stay_and_phase_in",
     "skipped_untap_step_has_no_phasing",
@@ -97,6 +98,23 @@ SCENARIOS = {
             ),
         ),
         (a.DestroyAll(1), a.PassTurn(), a.PassTurn()),
+    ),
+    "phased out until its source leaves: back when the source dies, not before (610.4)": Scenario(
+        Setup(
+            permanents=(
+                Permanent("p1", power=1, toughness=1),
+                Permanent("p2", types=("artifact",), phasing=1),
+            )
+        ),
+        (
+            a.PhaseOutUntil(0, "p2", "p1"),
+            a.PassTurn(),
+            a.PassTurn(),
+            a.Destroy(1, "p2"),
+            a.PassTurn(),
+            a.PassTurn(),
+            a.Destroy(1, "p2"),
+        ),
     ),
     "a skipped untap step, then tokens, a fizzling Destroy and a {T} ability": Scenario(
         Setup(

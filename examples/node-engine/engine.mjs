@@ -21,6 +21,7 @@ const CAPABILITIES = [
   "fortifications",
   "multiplayer",
   "phase-out-all",
+  "phase-out-until",
   "player-auras",
   "pt-boost",
   "redundant-phasing",
@@ -37,7 +38,6 @@ const MISSING = {
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
   "leave-game": "players can't leave the game (no concession, no losing)",
-  "phase-out-until": "no 'phases out until' effects (610.4)",
   "phase-triggers": "no triggered abilities, so no 'whenever this phases in/out'",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
   triggers: "no triggered abilities (enters, leaves, dies, attach triggers)",
@@ -93,7 +93,6 @@ function cannotSetUp(setup) {
     const other = (p.abilities ?? []).find((a) => a !== "tap_gain_life");
     if (other) return `${p.id} has the ability ${other}`;
     if ((p.owner ?? 0) !== (p.controller ?? 0)) return `${p.id} is controlled by a non-owner`;
-    if (p.phased_out?.until != null) return `${p.id} phased out until something leaves`;
     if (p.phased_out && (p.phased_out.under ?? 0) !== (p.controller ?? 0)) {
       return `${p.id} phased out under another player than its controller`;
     }

@@ -3,7 +3,7 @@
 // reason (nothing changes then); state-based actions follow each action.
 
 import { GameState, Permanent } from "./model.mjs";
-import { canAttach, phaseOut, untapStep } from "./phasing.mjs";
+import { canAttach, phaseOut, releaseUntil, untapStep } from "./phasing.mjs";
 
 /** An action this engine won't play here; the message says why. */
 export class Refused extends Error {}
@@ -60,6 +60,7 @@ const PLAYS = {
     const targets = new Set(creaturesOf(s, player).map((p) => p.id));
     s.boosts.push({ targets, controller: player, power: 1, toughness: 1, duration: "end_of_turn" });
   },
+  PhaseOutUntil: phaseOutUntil,
   CreateToken: createToken,
   Activate: activate,
 };
@@ -97,6 +98,20 @@ function creaturesOf(s, player) {
   return s.phasedIn().filter((p) => p.isCreature && p.controller === player);
 }
 
+/** `source`'s "Target permanent phases out until [source] leaves the
+ * battlefield." (610.4), activated by its controller while it is phased in
+ * (702.26b), targeting another permanent. */
+function phaseOutUntil(s, { caster, source, target: id }) {
+  checkPlayer(s, caster);
+  const p = s.permanents.get(source);
+  if (p === undefined || !p.phasedIn || p.controller !== caster) {
+    throw new Refused(`${caster} can't activate ${source}`);
+  }
+  const targeted = target(s, id);
+  if (targeted === p) throw new Refused("the source can't target itself");
+  phaseOut(s, [targeted], p.id);
+}
+
 /** "Destroy target permanent. Draw a card." R2017-targets: if the target
  * phases out in response, its only target is illegal and the spell does
  * nothing at all (608.2b), not even the draw. */
@@ -124,6 +139,7 @@ function leaveBattlefield(s, p, zone) {
   p.attachedTo = null;
   p.tapped = false;
   p.counters.clear();
+  releaseUntil(s, p);
 }
 
 /** 110.5: it enters phased in; 111.1: a 1/1 creature token. */

@@ -16,9 +16,11 @@ export class Permanent {
     this.tapped = fields.tapped ?? false;
     this.counters = new Map(fields.counters ?? []);
     this.attachedTo = fields.attached_to ?? null; // a permanent id (string) or a player (number)
-    // null while phased in; else { cause: "direct" | "indirect", under: player }
-    this.phasedOut = fields.phased_out
-      ? { cause: fields.phased_out.cause ?? "direct", under: fields.phased_out.under ?? 0 }
+    // null while phased in; else { cause: "direct" | "indirect", under: player,
+    // until: the id of the permanent whose leaving phases it in (610.4), or null }
+    const out = fields.phased_out;
+    this.phasedOut = out
+      ? { cause: out.cause ?? "direct", under: out.under ?? 0, until: out.until ?? null }
       : null;
     this.abilities = new Set(fields.abilities ?? []);
     this.power = fields.power ?? null;
@@ -65,7 +67,9 @@ export class GameState {
           controller: effect.controller,
           power: effect.power ?? 1,
           toughness: effect.toughness ?? 1,
-          duration: effect.duration?.kind ?? "end_of_turn",
+          // Defaults nest: a BoostEffect without a duration lasts until end
+          // of turn, but a duration without a kind is "indefinitely".
+          duration: effect.duration === undefined ? "end_of_turn" : (effect.duration.kind ?? "indefinitely"),
         });
       }
     }

@@ -31,8 +31,13 @@ export function phasingEvent(state, player) {
   for (const p of state.inPlay()) {
     if (p.phasedOut === null) {
       if (p.phasing > 0 && p.controller === player) goingOut.push(p);
-    } else if (p.phasedOut.cause === "direct" && p.phasedOut.under === player) {
-      // 702.26g: indirectly phased-out ones come back with their host only.
+    } else if (
+      p.phasedOut.cause === "direct" &&
+      p.phasedOut.under === player &&
+      p.phasedOut.until === null
+    ) {
+      // 702.26g: indirectly phased-out ones come back with their host only;
+      // 610.4: "phases out until" ones when their source leaves.
       comingIn.push(p);
     }
   }
@@ -45,9 +50,11 @@ export function phasingEvent(state, player) {
  * depth, indirectly (702.26g). Something phasing out both ways at once
  * phases out indirectly (702.26h): an attachment with phasing whose host
  * also phases out. Each remembers whose control it phased out under, since
- * that player's untap step phases it in (702.26a).
+ * that player's untap step phases it in (702.26a), or, for "phases out until
+ * [source] leaves the battlefield", the source (610.4; only the permanent
+ * phased out directly waits for it, its attachments come back with it).
  */
-export function phaseOut(state, roots) {
+export function phaseOut(state, roots, until = null) {
   const group = new Map();
   const pending = roots.filter((p) => p.phasedIn);
   while (pending.length > 0) {
@@ -58,7 +65,7 @@ export function phaseOut(state, roots) {
   }
   for (const p of group.values()) {
     const cause = group.has(p.attachedTo) ? "indirect" : "direct";
-    p.phasedOut = { cause, under: p.controller };
+    p.phasedOut = { cause, under: p.controller, until: cause === "direct" ? until : null };
     state.log("phased_out", p.id, cause);
   }
 }
@@ -100,4 +107,14 @@ export function canAttach(p, host) {
   if (p.attachment === "equipment") return host.isCreature;
   if (p.attachment === "fortification") return host.types.includes("land");
   return true;
+}
+
+/** 610.4: what phased out "until [source] leaves the battlefield" phases in
+ * as soon as it does (R2017-until-leaves: the source phasing out is not
+ * leaving, so that never releases anything). */
+export function releaseUntil(state, source) {
+  phaseIn(
+    state,
+    state.inPlay().filter((p) => p.phasedOut !== null && p.phasedOut.until === source.id),
+  );
 }
