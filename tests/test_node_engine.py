@@ -185,3 +185,20 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
     assert replies[3]["observation"]["turn"] == 1
     assert "can't play Concede" in replies[4]["error"]
     assert replies[5] == {"id": 5, "stopped": True}
+
+
+def test_the_session_in_the_protocol_docs_is_what_it_answers() -> None:
+    """docs/protocol.md shows a real session: requests, then the replies."""
+    doc = (HERE.parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    session = doc.split("## A whole session", 1)[1]
+    requests, replies = [block.split("```", 1)[0] for block in session.split("```json\n")[1:3]]
+    done = subprocess.run(
+        ["node", "engine.mjs"],
+        cwd=HERE,
+        input=requests,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert done.stdout == replies
