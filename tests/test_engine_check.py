@@ -5,7 +5,9 @@ explanation, and run an engine in another language through stdio."""
 from __future__ import annotations
 
 import io
+import shlex
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,3 +115,15 @@ def test_the_node_engine_passes_every_check_through_stdio() -> None:
     assert code == 0, text
     assert text.startswith("node-example 1.0.0: ")
     assert text.count("\nok    ") == len(CHECKS)
+
+
+def test_a_crashing_engine_process_is_an_engine_error_per_check() -> None:
+    faulty = Path(__file__).with_name("engines") / "faulty.py"
+    code, text = run(f"stdio:{shlex.quote(sys.executable)} {shlex.quote(str(faulty))} crash")
+    assert code == 1
+    # It crashes at the second action of a game: the start still checks out,
+    # and each later game runs in a fresh process.
+    assert "ok    start position" in text
+    assert text.count("engine error: ") >= 4
+    assert "exited with code 3" in text
+    assert "faulty engine: committing crash" in text  # the tail of its stderr

@@ -162,6 +162,8 @@ def test_it_refuses_to_fake_a_position_it_cannot_set_up(node: StdioEngine) -> No
 def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
     lines = [
         "garbage",
+        "[1, 2]",
+        json.dumps({"cmd": "hello"}),
         json.dumps({"cmd": "perform", "id": 1, "action": {"type": "PassTurn"}}),
         json.dumps({"cmd": "dance", "id": 2}),
         json.dumps({"cmd": "start", "id": 3, "setup": {}}),
@@ -178,13 +180,15 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
         check=True,
     )
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [r["id"] for r in replies] == [0, 1, 2, 3, 4, 5]
+    assert [r["id"] for r in replies] == [0, 0, 0, 1, 2, 3, 4, 5]
     assert "not JSON" in replies[0]["error"]
-    assert replies[1]["error"] == "perform before any start"
-    assert "unknown cmd" in replies[2]["error"]
-    assert replies[3]["observation"]["turn"] == 1
-    assert "can't play Concede" in replies[4]["error"]
-    assert replies[5] == {"id": 5, "stopped": True}
+    assert "not a JSON object" in replies[1]["error"]
+    assert "no integer id" in replies[2]["error"]
+    assert replies[3]["error"] == "perform before any start"
+    assert "unknown cmd" in replies[4]["error"]
+    assert replies[5]["observation"]["turn"] == 1
+    assert "can't play Concede" in replies[6]["error"]
+    assert replies[7] == {"id": 5, "stopped": True}
 
 
 def test_the_session_in_the_protocol_docs_is_what_it_answers() -> None:

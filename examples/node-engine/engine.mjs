@@ -112,7 +112,15 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
     reply({ id: 0, error: `bad request: not JSON (${e.message})` });
     continue;
   }
-  if (request?.cmd === "stop") {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) {
+    reply({ id: 0, error: "bad request: not a JSON object" });
+    continue;
+  }
+  if (!Number.isInteger(request.id)) {
+    reply({ id: 0, error: "bad request: no integer id" });
+    continue;
+  }
+  if (request.cmd === "stop") {
     // Answer, then exit once the answer is written.
     process.stdout.write(JSON.stringify({ id: request.id, stopped: true }) + "\n", () =>
       process.exit(0),
@@ -124,6 +132,6 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   } catch (e) {
     // A bug of the engine: report it on this request, keep serving.
     console.error(e.stack);
-    reply({ id: request?.id ?? 0, error: `${e.name}: ${e.message}` });
+    reply({ id: request.id, error: `${e.name}: ${e.message}` });
   }
 }
