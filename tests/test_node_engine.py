@@ -23,7 +23,7 @@ from conformance.differential import first_disagreement, run_agreement
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, PhasedOut, Setup, SkipUntap
+from conformance.setup import BoostEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
 
 HERE = Path(__file__).resolve().parents[1] / "examples" / "node-engine"
 SPEC = f"stdio:@{HERE / 'engine.json'}"
@@ -116,6 +116,35 @@ SCENARIOS = {
             a.Destroy(1, "p2"),
         ),
     ),
+    "a player leaves with what they own, phased out or not (800.4a, 702.26k, 800.4m)": Scenario(
+        Setup(
+            players=3,
+            permanents=(
+                Permanent(
+                    "p1",
+                    owner=2,
+                    controller=2,
+                    power=1,
+                    toughness=1,
+                    phased_out=PhasedOut("direct", 2),
+                ),
+                Permanent("p2", owner=1, controller=1, power=1, toughness=1),
+                Permanent(
+                    "p3",
+                    owner=2,
+                    controller=2,
+                    types=("enchantment",),
+                    attachment="aura",
+                    attached_to="p2",
+                ),
+                Permanent(
+                    "p4", types=("enchantment",), attachment="aura", attached_to=2, phasing=1
+                ),
+            ),
+            effects=(BoostEffect(("p2",), 2, duration=Duration("your_next_turn")),),
+        ),
+        (a.Concede(2), a.PassTurn(), a.PassTurn(), a.Concede(0), a.PassTurn(), a.PassTurn()),
+    ),
     "a skipped untap step, then tokens, a fizzling Destroy and a {T} ability": Scenario(
         Setup(
             players=3,
@@ -167,7 +196,13 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
         json.dumps({"cmd": "perform", "id": 1, "action": {"type": "PassTurn"}}),
         json.dumps({"cmd": "dance", "id": 2}),
         json.dumps({"cmd": "start", "id": 3, "setup": {}}),
-        json.dumps({"cmd": "perform", "id": 4, "action": {"type": "Concede", "player": 1}}),
+        json.dumps(
+            {
+                "cmd": "perform",
+                "id": 4,
+                "action": {"type": "DeclareAttackers", "player": 0, "attackers": [], "defender": 1},
+            }
+        ),
         json.dumps({"cmd": "stop", "id": 5}),
     ]
     done = subprocess.run(
@@ -187,7 +222,7 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
     assert replies[3]["error"] == "perform before any start"
     assert "unknown cmd" in replies[4]["error"]
     assert replies[5]["observation"]["turn"] == 1
-    assert "can't play Concede" in replies[6]["error"]
+    assert "can't play DeclareAttackers" in replies[6]["error"]
     assert replies[7] == {"id": 5, "stopped": True}
 
 

@@ -63,17 +63,25 @@ const PLAYS = {
   PhaseOutUntil: phaseOutUntil,
   CreateToken: createToken,
   Activate: activate,
+  Concede: concede,
 };
 
-/** Cleanup, then the next player's turn: it begins, then its untap step. */
+/** Cleanup, then the next player's turn: it begins, then its untap step.
+ * Seats of players who left are passed over. */
 function passTurn(s) {
+  // 104.2a: with one player left, they have won; no more turns.
+  if (s.inGame.filter(Boolean).length <= 1) throw new Refused("the game is over");
   // 514.2: "until end of turn" effects end in the cleanup step.
   s.boosts = s.boosts.filter((b) => b.duration !== "end_of_turn");
-  const player = (s.active + 1) % s.players;
+  let player = s.active;
+  do {
+    player = (player + 1) % s.players;
+    // 611.2a: "until your next turn" effects end as that turn begins;
+    // 800.4m: for a player who left, as it would have begun.
+    s.boosts = s.boosts.filter((b) => !(b.duration === "your_next_turn" && b.controller === player));
+  } while (!s.inGame[player]);
   s.active = player;
   s.turn += 1;
-  // 611.2a: "until your next turn" effects end as that turn begins.
-  s.boosts = s.boosts.filter((b) => !(b.duration === "your_next_turn" && b.controller === player));
   // 302.6: what the player has controlled since the turn began is no longer
   // summoning sick, phased-out permanents included: phasing is not a
   // control change (702.26d, R2017-haste).
@@ -84,7 +92,7 @@ function passTurn(s) {
 }
 
 function checkPlayer(s, player) {
-  if (!(player >= 0 && player < s.players)) throw new Refused(`player ${player} is not in the game`);
+  if (!s.inGame[player]) throw new Refused(`player ${player} is not in the game`);
 }
 
 /** 702.26b, R2017-nonexistent: a phased-out permanent can't be targeted. */
@@ -173,6 +181,27 @@ function activate(s, { player, source }) {
   s.life[player] += TAP_LIFE;
 }
 
+/** 104.3a: a player who isn't the active one concedes. 800.4a: everything
+ * they own leaves the game at once, phased-out permanents included (702.26k;
+ * this engine has no triggers to leave out). No permanent of theirs can be
+ * phased out under someone else, since control never changes here, so
+ * nothing waits for their turn to phase in (702.26n). */
+function concede(s, { player }) {
+  checkPlayer(s, player);
+  if (player === s.active) throw new Refused("the active player can't concede in a scenario");
+  s.inGame[player] = false;
+  for (const p of s.permanents.values()) {
+    if (p.owner !== player || p.zone === "none") continue;
+    const wasOnBattlefield = p.onBattlefield;
+    p.zone = "none";
+    p.attachedTo = null;
+    if (wasOnBattlefield) {
+      s.log("zone_change", p.id, "battlefield->none");
+      releaseUntil(s, p);
+    }
+  }
+}
+
 /** 704.3: repeated until none applies; phased-out permanents are ignored
  * (702.26b). 704.5m: an Aura attached illegally or to nothing goes to its
  * owner's graveyard; 704.5n: Equipment or a Fortification attached
@@ -194,7 +223,7 @@ function stateBasedActions(s) {
 
 function attachedLegally(s, p) {
   if (p.attachedTo === null) return p.attachment !== "aura";
-  if (typeof p.attachedTo === "number") return p.attachedTo < s.players;
+  if (typeof p.attachedTo === "number") return s.inGame[p.attachedTo];
   const host = s.permanents.get(p.attachedTo);
   return host !== undefined && host.onBattlefield && canAttach(p, host);
 }

@@ -50,6 +50,7 @@ export class GameState {
     this.players = setup.players ?? 2;
     this.active = setup.active ?? 0;
     this.turn = setup.turn ?? 1;
+    this.inGame = Array(this.players).fill(true);
     this.life = Array(this.players).fill(STARTING_LIFE);
     this.drawn = Array(this.players).fill(0);
     this.permanents = new Map();

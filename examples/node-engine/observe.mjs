@@ -12,7 +12,9 @@ export function observe(state, refused = null) {
   const observation = {
     turn: state.turn,
     active: state.active,
-    players: state.life.map((life, index) => player(index, life, state.drawn[index])),
+    players: state.life.map((life, index) =>
+      player(index, state.inGame[index], life, state.drawn[index]),
+    ),
     permanents: [...state.permanents.values()].map((p) => view(state, p)),
   };
   if (events.length > 0) observation.events = events;
@@ -20,8 +22,9 @@ export function observe(state, refused = null) {
   return observation;
 }
 
-function player(index, life, drawn) {
+function player(index, inGame, life, drawn) {
   const shown = { index };
+  if (!inGame) shown.in_game = false;
   if (life !== STARTING_LIFE) shown.life = life;
   if (drawn !== 0) shown.cards_drawn = drawn;
   return shown;

@@ -96,9 +96,9 @@ function withAttachments(state, p) {
 
 /** 702.26i: its object is still there, phased in, and a legal one (301.5:
  * Equipment on a creature, 303.4: Fortification on a land); a player it
- * enchants is in the game (this engine has no leaving the game). */
+ * enchants is still in the game. */
 function canStayAttached(state, p) {
-  if (typeof p.attachedTo === "number") return p.attachedTo < state.players;
+  if (typeof p.attachedTo === "number") return state.inGame[p.attachedTo];
   const host = state.permanents.get(p.attachedTo);
   return host !== undefined && host.phasedIn && canAttach(p, host);
 }
