@@ -145,6 +145,24 @@ SCENARIOS = {
         ),
         (a.Concede(2), a.PassTurn(), a.PassTurn(), a.Concede(0), a.PassTurn(), a.PassTurn()),
     ),
+    "an attacker that phases out is removed from combat and deals no damage (506.4)": Scenario(
+        Setup(
+            permanents=(
+                Permanent("p1", power=3, toughness=3, counters=(("+1/+1", 1),)),
+                Permanent("p2", power=2, toughness=2),
+                Permanent("p3", power=1, toughness=1, phased_out=PhasedOut("direct", 0)),
+            ),
+        ),
+        (
+            a.DeclareAttackers(0, ("p1", "p3"), 1),
+            a.DeclareAttackers(0, ("p1", "p2"), 1),
+            a.PhaseOut(1, ("p2",)),
+            a.PassTurn(),
+            a.PassTurn(),
+            a.DeclareAttackers(0, ("p2", "p3"), 1),
+            a.PassTurn(),
+        ),
+    ),
     "a skipped untap step, then tokens, a fizzling Destroy and a {T} ability": Scenario(
         Setup(
             players=3,
@@ -200,7 +218,7 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
             {
                 "cmd": "perform",
                 "id": 4,
-                "action": {"type": "DeclareAttackers", "player": 0, "attackers": [], "defender": 1},
+                "action": {"type": "GainControl", "player": 0, "target": "p1"},
             }
         ),
         json.dumps({"cmd": "stop", "id": 5}),
@@ -222,7 +240,7 @@ def test_bad_requests_get_an_error_reply_and_it_keeps_serving() -> None:
     assert replies[3]["error"] == "perform before any start"
     assert "unknown cmd" in replies[4]["error"]
     assert replies[5]["observation"]["turn"] == 1
-    assert "can't play DeclareAttackers" in replies[6]["error"]
+    assert "can't play GainControl" in replies[6]["error"]
     assert replies[7] == {"id": 5, "stopped": True}
 
 

@@ -14,6 +14,7 @@ const CAPABILITIES = [
   "activated-abilities",
   "auras",
   "choices",
+  "combat",
   "count-creatures",
   "counters",
   "destroy",
@@ -35,7 +36,6 @@ const CAPABILITIES = [
 // to every "not applicable" it causes.
 const MISSING = {
   anthem: "no static abilities: the only ability modelled is {T}: gain 1 life",
-  combat: "no combat steps: a turn is untap step, then main phase, then cleanup",
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
   "phase-triggers": "no triggered abilities, so no 'whenever this phases in/out'",

@@ -2,11 +2,9 @@
 // engine's own rules. Every action either happens or is refused with a
 // reason (nothing changes then); state-based actions follow each action.
 
-import { GameState, Permanent } from "./model.mjs";
+import { combatDamage, declareAttackers, endCombat } from "./combat.mjs";
+import { GameState, Permanent, Refused } from "./model.mjs";
 import { canAttach, phaseOut, releaseUntil, untapStep } from "./phasing.mjs";
-
-/** An action this engine won't play here; the message says why. */
-export class Refused extends Error {}
 
 /** What "{T}: You gain 1 life." gains. */
 const TAP_LIFE = 1;
@@ -63,6 +61,7 @@ const PLAYS = {
   PhaseOutUntil: phaseOutUntil,
   CreateToken: createToken,
   Activate: activate,
+  DeclareAttackers: declareAttackers,
   Concede: concede,
 };
 
@@ -71,6 +70,8 @@ const PLAYS = {
 function passTurn(s) {
   // 104.2a: with one player left, they have won; no more turns.
   if (s.inGame.filter(Boolean).length <= 1) throw new Refused("the game is over");
+  if (combatDamage(s)) stateBasedActions(s);
+  endCombat(s);
   // 514.2: "until end of turn" effects end in the cleanup step.
   s.boosts = s.boosts.filter((b) => b.duration !== "end_of_turn");
   let player = s.active;
@@ -146,6 +147,7 @@ function leaveBattlefield(s, p, zone) {
   s.log("zone_change", p.id, `battlefield->${zone}`);
   p.attachedTo = null;
   p.tapped = false;
+  p.attacking = false;
   p.counters.clear();
   releaseUntil(s, p);
 }
@@ -181,14 +183,19 @@ function activate(s, { player, source }) {
   s.life[player] += TAP_LIFE;
 }
 
-/** 104.3a: a player who isn't the active one concedes. 800.4a: everything
- * they own leaves the game at once, phased-out permanents included (702.26k;
- * this engine has no triggers to leave out). No permanent of theirs can be
- * phased out under someone else, since control never changes here, so
- * nothing waits for their turn to phase in (702.26n). */
+/** 104.3a: a player who isn't the active one concedes. */
 function concede(s, { player }) {
   checkPlayer(s, player);
   if (player === s.active) throw new Refused("the active player can't concede in a scenario");
+  leaveGame(s, player);
+}
+
+/** 800.4a: everything a player who leaves owns leaves the game at once,
+ * phased-out permanents included (702.26k; this engine has no triggers to
+ * leave out). No permanent of theirs can be phased out under someone else,
+ * since control never changes here, so nothing waits for their turn to
+ * phase in (702.26n). */
+function leaveGame(s, player) {
   s.inGame[player] = false;
   for (const p of s.permanents.values()) {
     if (p.owner !== player || p.zone === "none") continue;
@@ -203,13 +210,16 @@ function concede(s, { player }) {
 }
 
 /** 704.3: repeated until none applies; phased-out permanents are ignored
- * (702.26b). 704.5m: an Aura attached illegally or to nothing goes to its
+ * (702.26b). 704.5a: a player at 0 life or less loses. 704.5m: an Aura attached illegally or to nothing goes to its
  * owner's graveyard; 704.5n: Equipment or a Fortification attached
  * illegally becomes unattached and stays. */
 function stateBasedActions(s) {
   for (;;) {
+    // 704.5a: a player at 0 life or less loses, and leaves the game (800.4a).
+    const losing = s.life.map((life, i) => i).filter((i) => s.inGame[i] && s.life[i] <= 0);
+    for (const player of losing) leaveGame(s, player);
     const illegal = s.phasedIn().filter((p) => p.attachment !== null && !attachedLegally(s, p));
-    if (illegal.length === 0) return;
+    if (losing.length === 0 && illegal.length === 0) return;
     for (const p of illegal) {
       if (p.attachment === "aura") {
         leaveBattlefield(s, p, "graveyard");

@@ -3,6 +3,9 @@
 
 export const STARTING_LIFE = 20;
 
+/** An action this engine won't play here; the message says why. */
+export class Refused extends Error {}
+
 /** A permanent as this engine tracks it. */
 export class Permanent {
   constructor(fields) {
@@ -28,6 +31,7 @@ export class Permanent {
     this.chosen = fields.chosen ?? null; // R2017-choices: kept through phasing
     this.sick = fields.sick ?? false;
     this.zone = "battlefield"; // "battlefield" | "graveyard" | "none" (a token that left)
+    this.attacking = false;
   }
 
   get isCreature() {
@@ -74,6 +78,8 @@ export class GameState {
         });
       }
     }
+    this.attacked = false; // attackers were declared this turn
+    this.defender = null; // the player they attack
     this.events = []; // what happened since the last observation
   }
 

@@ -46,6 +46,7 @@ function view(state, p) {
   if (p.attachedTo !== null) shown.attached_to = p.attachedTo;
   const pt = state.powerToughness(p);
   if (pt !== null) [shown.power, shown.toughness] = pt;
+  if (p.attacking) shown.attacking = true;
   if (p.chosen !== null) shown.chosen = p.chosen;
   return shown;
 }

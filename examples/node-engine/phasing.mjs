@@ -66,6 +66,7 @@ export function phaseOut(state, roots, until = null) {
   for (const p of group.values()) {
     const cause = group.has(p.attachedTo) ? "indirect" : "direct";
     p.phasedOut = { cause, under: p.controller, until: cause === "direct" ? until : null };
+    p.attacking = false; // 506.4: a permanent that phases out is removed from combat
     state.log("phased_out", p.id, cause);
   }
 }
