@@ -12,6 +12,7 @@ const PROTOCOL = 1;
 
 const CAPABILITIES = [
   "activated-abilities",
+  "anthem",
   "auras",
   "choices",
   "combat",
@@ -35,7 +36,6 @@ const CAPABILITIES = [
 // What this engine doesn't model, and why: phasecert prints the reason next
 // to every "not applicable" it causes.
 const MISSING = {
-  anthem: "no static abilities: the only ability modelled is {T}: gain 1 life",
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
   "phase-triggers": "no triggered abilities, so no 'whenever this phases in/out'",
@@ -90,7 +90,7 @@ function answer(request) {
  * phasecert never sends one, but an engine must not fake a position. */
 function cannotSetUp(setup) {
   for (const p of setup.permanents ?? []) {
-    const other = (p.abilities ?? []).find((a) => a !== "tap_gain_life");
+    const other = (p.abilities ?? []).find((a) => a !== "tap_gain_life" && a !== "anthem");
     if (other) return `${p.id} has the ability ${other}`;
     if ((p.owner ?? 0) !== (p.controller ?? 0)) return `${p.id} is controlled by a non-owner`;
     if (p.phased_out && (p.phased_out.under ?? 0) !== (p.controller ?? 0)) {

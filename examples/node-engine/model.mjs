@@ -99,11 +99,16 @@ export class GameState {
     return this.inPlay().filter((p) => p.attachedTo === hostId);
   }
 
-  /** 613.4: base, +1/+1 counters, then boosts that include it; only for
-   * phased-in creatures (702.26b: a phased-out one has none to show). */
+  /** 613.4: base, +1/+1 counters, anthems ("other creatures you control
+   * get +1/+1") and boosts that include it; only for phased-in creatures
+   * (702.26b: a phased-out one has none to show, and a phased-out anthem
+   * applies nothing). */
   powerToughness(p) {
     if (!p.isCreature || !p.phasedIn) return null;
-    const bonus = p.counters.get("+1/+1") ?? 0;
+    const anthems = this.phasedIn().filter(
+      (s) => s !== p && s.abilities.has("anthem") && s.controller === p.controller,
+    );
+    const bonus = (p.counters.get("+1/+1") ?? 0) + anthems.length;
     let power = p.power + bonus;
     let toughness = p.toughness + bonus;
     for (const boost of this.boosts) {
