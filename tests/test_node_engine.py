@@ -163,6 +163,29 @@ SCENARIOS = {
             a.PassTurn(),
         ),
     ),
+    "phasing fires only phase triggers; leaving fires the rest (603.10b, 702.26d)": Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                Permanent(
+                    "p1",
+                    power=1,
+                    toughness=1,
+                    phasing=1,
+                    abilities=("phases_in", "phases_out", "ltb", "dies", "anthem"),
+                ),
+                Permanent(
+                    "p2",
+                    types=("artifact",),
+                    attachment="equipment",
+                    attached_to="p1",
+                    abilities=("unattached", "phases_out", "etb"),
+                ),
+                Permanent("p3", power=2, toughness=2, abilities=("ltb",)),
+            ),
+        ),
+        (a.PassTurn(), a.DestroyAll(1), a.PassTurn(), a.PassTurn(), a.DestroyAll(1)),
+    ),
     "a skipped untap step, then tokens, a fizzling Destroy and a {T} ability": Scenario(
         Setup(
             players=3,

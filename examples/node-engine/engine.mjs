@@ -25,12 +25,14 @@ const CAPABILITIES = [
   "multiplayer",
   "phase-out-all",
   "phase-out-until",
+  "phase-triggers",
   "player-auras",
   "pt-boost",
   "redundant-phasing",
   "skip-untap",
   "targeting",
   "tokens",
+  "triggers",
 ];
 
 // What this engine doesn't model, and why: phasecert prints the reason next
@@ -38,9 +40,7 @@ const CAPABILITIES = [
 const MISSING = {
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
-  "phase-triggers": "no triggered abilities, so no 'whenever this phases in/out'",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
-  triggers: "no triggered abilities (enters, leaves, dies, attach triggers)",
 };
 
 const HELLO = {
@@ -90,8 +90,6 @@ function answer(request) {
  * phasecert never sends one, but an engine must not fake a position. */
 function cannotSetUp(setup) {
   for (const p of setup.permanents ?? []) {
-    const other = (p.abilities ?? []).find((a) => a !== "tap_gain_life" && a !== "anthem");
-    if (other) return `${p.id} has the ability ${other}`;
     if ((p.owner ?? 0) !== (p.controller ?? 0)) return `${p.id} is controlled by a non-owner`;
     if (p.phased_out && (p.phased_out.under ?? 0) !== (p.controller ?? 0)) {
       return `${p.id} phased out under another player than its controller`;

@@ -8,6 +8,17 @@ import { canAttach, phaseOut, releaseUntil, untapStep } from "./phasing.mjs";
 
 /** What "{T}: You gain 1 life." gains. */
 const TAP_LIFE = 1;
+/** What each triggered ability gains its controller: distinct powers of
+ * two, so the life total shows which ones resolved. */
+const TRIGGER_LIFE = {
+  etb: 2,
+  ltb: 4,
+  dies: 8,
+  attached: 16,
+  unattached: 32,
+  phases_in: 64,
+  phases_out: 128,
+};
 
 export class Game {
   constructor(setup) {
@@ -24,7 +35,10 @@ export class Game {
       if (e instanceof Refused) return e.message;
       throw e;
     }
+    // 117.5: state-based actions, then triggered abilities, each of which
+    // resolves before the next action.
     stateBasedActions(this.state);
+    resolveTriggers(this.state);
     return null;
   }
 }
@@ -127,7 +141,10 @@ function phaseOutUntil(s, { caster, source, target: id }) {
 function destroyTarget(s, { caster, target: id, phased_out_in_response: inResponse }) {
   checkPlayer(s, caster);
   const p = target(s, id);
-  if (inResponse) phaseOut(s, [p]);
+  if (inResponse) {
+    phaseOut(s, [p]);
+    resolveTriggers(s); // its "phases out" trigger resolves first
+  }
   if (!p.phasedIn) return;
   destroy(s, [p]);
   s.drawn[caster] += 1;
@@ -136,7 +153,10 @@ function destroyTarget(s, { caster, target: id, phased_out_in_response: inRespon
 /** 701.8: to the owner's graveyard; 702.26b: a phased-out one can't be. */
 function destroy(s, permanents) {
   for (const p of permanents) {
-    if (p.phasedIn) leaveBattlefield(s, p, "graveyard");
+    if (!p.phasedIn) continue;
+    s.trigger(p, "ltb");
+    if (p.isCreature) s.trigger(p, "dies");
+    leaveBattlefield(s, p, "graveyard");
   }
 }
 
@@ -197,6 +217,8 @@ function concede(s, { player }) {
  * phase in (702.26n). */
 function leaveGame(s, player) {
   s.inGame[player] = false;
+  // 800.4a: their abilities waiting to resolve leave with them.
+  s.triggers = s.triggers.filter((t) => t.controller !== player);
   for (const p of s.permanents.values()) {
     if (p.owner !== player || p.zone === "none") continue;
     const wasOnBattlefield = p.onBattlefield;
@@ -222,10 +244,12 @@ function stateBasedActions(s) {
     if (losing.length === 0 && illegal.length === 0) return;
     for (const p of illegal) {
       if (p.attachment === "aura") {
+        s.trigger(p, "ltb");
         leaveBattlefield(s, p, "graveyard");
       } else {
         p.attachedTo = null;
         s.log("unattached", p.id);
+        s.trigger(p, "unattached");
       }
     }
   }
@@ -236,4 +260,18 @@ function attachedLegally(s, p) {
   if (typeof p.attachedTo === "number") return s.inGame[p.attachedTo];
   const host = s.permanents.get(p.attachedTo);
   return host !== undefined && host.onBattlefield && canAttach(p, host);
+}
+
+/** 603.3: triggered abilities resolve one by one, each gaining its
+ * controller its life, with state-based actions checked after each; those
+ * of a player who left the game don't resolve (800.4a). */
+function resolveTriggers(s) {
+  while (s.triggers.length > 0) {
+    const { source, kind, controller } = s.triggers.shift();
+    if (s.inGame[controller]) {
+      s.life[controller] += TRIGGER_LIFE[kind];
+      s.log("trigger", source, kind);
+    }
+    stateBasedActions(s);
+  }
 }

@@ -81,10 +81,23 @@ export class GameState {
     this.attacked = false; // attackers were declared this turn
     this.defender = null; // the player they attack
     this.events = []; // what happened since the last observation
+    this.triggers = []; // triggered abilities waiting to resolve: { source, kind, controller }
   }
 
   log(kind, subject, detail = "") {
     this.events.push({ kind, subject, detail });
+  }
+
+  /** 603.2: `p`'s ability of `kind` triggers, if it has one; 702.26b: not
+   * while it is phased out (R2017-nonexistent, R2017-no-etb-ltb). */
+  trigger(p, kind) {
+    if (p.phasedIn) this.phaseTrigger(p, kind);
+  }
+
+  /** 603.10b: "whenever this phases in/out" abilities name phasing, so they
+   * trigger though the permanent is (or was) phased out. */
+  phaseTrigger(p, kind) {
+    if (p.abilities.has(kind)) this.triggers.push({ source: p.id, kind, controller: p.controller });
   }
 
   inPlay() {

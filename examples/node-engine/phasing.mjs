@@ -68,6 +68,7 @@ export function phaseOut(state, roots, until = null) {
     p.phasedOut = { cause, under: p.controller, until: cause === "direct" ? until : null };
     p.attacking = false; // 506.4: a permanent that phases out is removed from combat
     state.log("phased_out", p.id, cause);
+    state.phaseTrigger(p, "phases_out");
   }
 }
 
@@ -90,6 +91,7 @@ export function phaseIn(state, roots) {
 function withAttachments(state, p) {
   p.phasedOut = null;
   state.log("phased_in", p.id);
+  state.phaseTrigger(p, "phases_in");
   for (const a of state.attachmentsOf(p.id)) {
     if (a.phasedOut !== null && a.phasedOut.cause === "indirect") withAttachments(state, a);
   }
