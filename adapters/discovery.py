@@ -7,7 +7,9 @@ package registers in the `phasecert.adapters` entry-point group.
 
 from __future__ import annotations
 
+import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from adapters.protocol import missing_capabilities
@@ -62,10 +64,25 @@ def load_engine(name: str) -> Any:
             )
         target = found[0].value
     module_name, _, attr = target.partition(":")
+    if target == name:
+        _import_from_current_directory()
     try:
         module = __import__(module_name, fromlist=[attr])
         engine = getattr(module, attr)()
         missing_capabilities(engine)
-    except (ImportError, AttributeError, RuntimeError, ValueError) as e:
+    except ImportError as e:
+        raise EngineNotFound(
+            f"engine {name!r} can't be loaded: {e} (module:Factory is imported from the "
+            "current directory or the import path)"
+        ) from e
+    except (AttributeError, RuntimeError, ValueError, TypeError) as e:
         raise EngineNotFound(f"engine {name!r} can't be loaded: {e}") from e
     return engine
+
+
+def _import_from_current_directory() -> None:
+    """`module:Factory` names an adapter under development, in the directory
+    its author runs phasecert from (as `python -m` would find it)."""
+    here = str(Path.cwd())
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)

@@ -16,7 +16,11 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from conformance.corpus import read_limited
 from conformance.results import PropertyResult
+
+#: The largest baseline read; one line per property is a few KB.
+BASELINE_LIMIT = 1024 * 1024
 
 #: Statuses a baseline can expect; "pass" is allowed but is the default.
 STATUSES = ("pass", "fail", "engine-error", "not-exercised", "not-applicable")
@@ -62,8 +66,10 @@ def read_baseline(path: Path) -> Baseline:
     """The baseline at `path`; a missing file is an error, not an empty baseline,
     so a typo in the path can't silently turn the gate off."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_limited(path, BASELINE_LIMIT)
+    except OSError as e:
+        raise BaselineError(f"baseline {path}: can't read it ({e.strerror or e})") from None
+    except ValueError as e:  # not a regular file (a FIFO would block), too big, not UTF-8
         raise BaselineError(f"baseline {path}: can't read it ({e})") from None
     return parse_baseline(text, str(path))
 

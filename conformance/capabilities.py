@@ -41,6 +41,9 @@ class Capability(StrEnum):
     COUNT_CREATURES = "count-creatures"
     COMBAT = "combat"
     LEAVE_GAME = "leave-game"
+    #: A permanent whose controller by default, the player it entered the
+    #: battlefield under (110.2), is not its owner (800.4a, 800.4c).
+    DEFAULT_CONTROLLER = "default-controller"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

@@ -15,7 +15,7 @@ from typing import Literal
 Edition = Literal["current", "pre-2017", "mirage"]
 
 #: Version of the catalog; bump when entries change meaning.
-CATALOG_VERSION = "2026-11-29"
+CATALOG_VERSION = "2026-12-01"
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,14 @@ _RULES = [
     ),
     Rule("704.5m", "An unattached Aura, or one attached illegally, goes to its owner's graveyard."),
     Rule("704.5n", "Equipment or a Fortification attached illegally becomes unattached and stays."),
-    Rule("800.4a", "A player who leaves the game takes everything they own with them."),
-    Rule("800.4c", "Effects giving a player who left control of something end."),
+    Rule(
+        "800.4a",
+        "A player who leaves the game takes everything they own with them; effects giving them control end; what they still control is exiled.",
+    ),
+    Rule(
+        "800.4c",
+        "A control effect for a player still in the game ends, none gives the object to another player in the game, and its default controller has left: it is exiled.",
+    ),
     Rule("800.4m", "'Until that player's next turn' lasts until that turn would have begun."),
     Rule(
         "R2017-targets",

@@ -250,6 +250,11 @@ def loads_scenario(text: str) -> Scenario:
     """Parse a scenario file; errors name the bad field."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
+    except RecursionError:
+        raise DecodeError("$", "not a scenario: nested too deeply") from None
+    except ValueError as e:  # bad JSON, or an integer of thousands of digits
         raise DecodeError("$", f"not JSON: {e}") from None
-    return from_data(Scenario, data)
+    try:
+        return from_data(Scenario, data)
+    except RecursionError:
+        raise DecodeError("$", "not a scenario: nested too deeply") from None

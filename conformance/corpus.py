@@ -11,6 +11,8 @@ share what each of them found.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +25,15 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from conformance.atomic import write_text_atomically
 from conformance.checking import PROFILES
 from conformance.codec import DecodeError, dumps, from_data, loads_scenario, to_data
+from conformance.legality import InvalidScenario, check_setup
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
 
 #: Where `phasecert certify` keeps an engine's corpus, under its report directory.
 CORPUS_DIRNAME = "counterexamples"
+
+#: The largest scenario file read; a real counterexample is a few KB.
+SCENARIO_LIMIT = 1024 * 1024
 
 #: The key under which each test item carries its PropertyResult (as JSON
 #: data) in `user_properties`, which pytest-xdist sends back from workers.
@@ -66,9 +72,34 @@ class Corpus:
             return None
         scenario = from_data(Scenario, result.counterexample)
         path = self.directory / counterexample_name(result.property, scenario)
-        if not path.exists():
+        if path.is_symlink() or not path.exists():
             write_text_atomically(path, dumps(scenario))
         return path
+
+
+def read_limited(path: Path, limit: int) -> str:
+    """The text of `path`, which must be a regular file of at most `limit`
+    bytes: a FIFO would block, /dev/zero never end. OSError or ValueError
+    (not UTF-8, too big, not a file) say why not."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        data = os.read(fd, limit + 1)
+        if len(data) > limit:
+            raise ValueError(f"larger than {limit // 1024} KB")
+        return data.decode("utf-8")
+    finally:
+        os.close(fd)
+
+
+def read_scenario(path: Path) -> Scenario:
+    """The legal scenario in file `path`; DecodeError, InvalidScenario,
+    OSError or ValueError say what is wrong with it."""
+    scenario = loads_scenario(read_limited(path, SCENARIO_LIMIT))
+    check_setup(scenario.setup)
+    return scenario
 
 
 def corpus_files(directory: Path) -> Iterator[Path]:
@@ -84,9 +115,11 @@ def load_corpus(directory: Path | None) -> Corpus:
         raise CorpusError(f"corpus {directory} is not a directory")
     for path in corpus_files(directory):
         try:
-            scenario = loads_scenario(path.read_text(encoding="utf-8"))
-        except (DecodeError, OSError, UnicodeDecodeError) as e:
+            scenario = read_scenario(path)
+        except InvalidScenario as e:
             raise CorpusError(f"corpus file {path}: {e}") from None
+        except (DecodeError, OSError, ValueError) as e:
+            raise CorpusError(f"corpus file {path}: {getattr(e, 'strerror', None) or e}") from None
         corpus.scenarios.setdefault(property_of(path), []).append(scenario)
     return corpus
 

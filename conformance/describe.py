@@ -31,7 +31,13 @@ def describe_permanent(p: Permanent) -> str:
     if p.phasing:
         parts.append("phasing" if p.phasing == 1 else f"phasing ×{p.phasing}")
     parts.append(
-        f"owner {p.owner}" + (f", controller {p.controller}" if p.controller != p.owner else "")
+        f"owner {p.owner}"
+        + (
+            f", entered under player {p.default_controller}"
+            if p.default_controller is not None
+            else ""
+        )
+        + (f", controller {p.controller}" if p.controller != p.owner else "")
     )
     if p.tapped:
         parts.append("tapped")

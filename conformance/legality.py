@@ -50,6 +50,8 @@ def _permanent_problems(p: Permanent, by_id: dict[str, Permanent], players: int)
     out: list[str] = []
     if not _player_ok(p.owner, players) or not _player_ok(p.controller, players):
         out.append(f"owner {p.owner} / controller {p.controller} must be players 0..{players - 1}")
+    if p.default_controller is not None and not _player_ok(p.default_controller, players):
+        out.append(f"default controller {p.default_controller} must be a player 0..{players - 1}")
     if not p.types or len(set(p.types)) != len(p.types):
         out.append(f"types must be a non-empty list without repeats, got {list(p.types)}")
     if p.is_creature != (p.power is not None and p.toughness is not None):

@@ -21,6 +21,7 @@ from adapters.stdio import VALIDATE_ENV
 from conformance.atomic import write_text_atomically
 from conformance.catalog import CATALOG, marker_name
 from conformance.checking import PROFILES, profile
+from conformance.cli.checks import seconds
 from conformance.codec import to_data
 from conformance.properties import REGISTRY
 from conformance.results import PropertyResult
@@ -48,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--engine-timeout",
-        type=float,
+        type=seconds,
         default=DEFAULT_TIMEOUT,
         help="seconds one engine call may take before it counts as hung",
     )

@@ -7,6 +7,7 @@ engine error and the rest of the run goes on.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
+from conformance.escaping import cut
 from conformance.observation import Observation
 from conformance.position import start_problems
 from conformance.scenario import Scenario
@@ -77,7 +79,8 @@ def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float
         raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
     if "error" in box:
         e = box["error"]
-        raise EngineError(f"{engine_name} raised {type(e).__name__} on {what}: {e}") from e
+        said = cut(str(e))
+        raise EngineError(f"{engine_name} raised {type(e).__name__} on {what}: {said}") from e
     return box["value"]
 
 
@@ -94,28 +97,52 @@ def checked_observation(engine_name: str, what: str, value: object) -> Observati
     return value
 
 
+def shape_problem(observation: Observation, players: int) -> str | None:
+    """What makes `observation` impossible for a game of `players` players,
+    whatever the rules: the players shown are not those of the game, or two
+    permanents share an id."""
+    shown = [p.index for p in observation.players]
+    if shown != list(range(players)):
+        return f"it shows players {shown}, the game has players {list(range(players))}"
+    ids = [p.id for p in observation.permanents]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        return f"it shows two permanents with the id {twice[0]!r}"
+    return None
+
+
+def _shaped(engine_name: str, what: str, observation: Observation, players: int) -> Observation:
+    problem = shape_problem(observation, players)
+    if problem:
+        raise EngineError(f"{engine_name} returned an impossible observation on {what}: {problem}")
+    return observation
+
+
 def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> Trace:
     """Start `scenario.setup` on `engine` and play every action, observing
-    after each; the engine does all the playing."""
+    after each; the engine does all the playing. It gets copies of the setup
+    and actions: one that edits them can't change the scenario on record."""
     name = str(getattr(engine, "name", type(engine).__name__))
+    players = scenario.setup.players
 
     def start() -> tuple[Any, Observation]:
-        game = engine.start(scenario.setup)
+        game = engine.start(copy.deepcopy(scenario.setup))
         return game, game.observe()
 
     game, first = call_engine(name, "start", start, timeout)
-    before = checked_observation(name, "start", first)
+    before = _shaped(name, "start", checked_observation(name, "start", first), players)
     problems = start_problems(scenario.setup, before)
     if problems:
         raise SetupMismatch(
-            "the adapter did not set up the position (no rule was tested): " + "; ".join(problems)
+            "the adapter did not set up the position (no rule was tested): "
+            + cut("; ".join(problems))
         )
     steps = []
     for i, action in enumerate(scenario.actions):
         what = f"action {i} ({type(action).__name__})"
-        after = checked_observation(
-            name, what, call_engine(name, what, lambda a=action: game.perform(a), timeout)
-        )
+        mine = copy.deepcopy(action)
+        answer = call_engine(name, what, lambda a=mine: game.perform(a), timeout)
+        after = _shaped(name, what, checked_observation(name, what, answer), players)
         steps.append(Step(action, before, after))
         before = after
     return Trace(scenario, steps[0].before if steps else before, tuple(steps))

@@ -67,6 +67,8 @@ class Permanent:
     `attached_to` is a permanent id (str) or a player index (int).
     `chosen` is a choice made as it entered (R2017-choices), e.g. a color.
     `sick` means it came under its controller's control this turn.
+    `default_controller` is the player it entered the battlefield under, who
+    controls it when no control effect applies (110.2), if not its owner.
     """
 
     id: str
@@ -85,10 +87,16 @@ class Permanent:
     toughness: int | None = None
     chosen: str | None = None
     sick: bool = False
+    default_controller: int | None = None
 
     @property
     def is_creature(self) -> bool:
         return "creature" in self.types
+
+    @property
+    def controller_by_default(self) -> int:
+        """110.2: who controls it when no control effect applies."""
+        return self.owner if self.default_controller is None else self.default_controller
 
 
 DurationKind = Literal["end_of_turn", "your_next_turn", "indefinitely", "as_long_as_you_control"]
@@ -190,8 +198,10 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
         need.add(Capability.REDUNDANT_PHASING)
     if p.chosen is not None:
         need.add(Capability.CHOICES)
-    if p.owner != p.controller:
+    if p.controller_by_default != p.controller:
         need.add(Capability.CONTROL_CHANGE)
+    if p.controller_by_default != p.owner:
+        need.add(Capability.DEFAULT_CONTROLLER)
     if p.phased_out is not None and p.phased_out.until is not None:
         need.add(Capability.PHASE_OUT_UNTIL)
     if p.phased_out is not None and p.phased_out.under != p.controller:

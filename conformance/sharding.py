@@ -52,7 +52,10 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(str(e)) from None
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Last: the split is of the tests left after -k and -m, as
+    # `phasecert certify` plans it.
     text = config.getoption("shard", None)
     if not text:
         return

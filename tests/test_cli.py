@@ -57,7 +57,7 @@ def validate(report_dir: Path) -> dict:
 def test_reference_conforms_and_gets_every_report(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = phasecert(capsys, "certify", "--engine", "reference", *FAST)
     assert code == 0, out
-    reports = Path("reports")
+    reports = Path("phasecert-reports")
     for name in ("report.json", "report.md", "junit.xml"):
         assert (reports / "reference" / name).is_file()
     assert (reports / "index.html").is_file() and (reports / "index.md").is_file()
@@ -73,11 +73,12 @@ def test_mutant_fails_is_replayed_and_gated_by_a_baseline(
     code, out, _ = phasecert(capsys, "certify", "--engine", MUTANT, *FAST)
     assert code == 1
     assert "FAIL untap_step_untaps_after_phasing (502.1)" in out  # not a tty: one line per failure
-    report_dir = Path("reports") / "mutant_untap-before-phasing"
+    report_dir = Path("phasecert-reports") / "mutant_untap-before-phasing"
     report = validate(report_dir)
     assert {r["id"]: r["status"] for r in report["rules"]} == {"502.1": "fail", "702.26p": "pass"}
     failure = next(p for p in report["properties"] if p["status"] == "fail")["failure"]
-    assert failure["scenario"] and failure["replay"].startswith("phasecert replay reports/")
+    assert failure["scenario"]
+    assert failure["replay"].startswith("phasecert replay phasecert-reports/")
     corpus_file = report_dir / failure["scenario_file"]
     assert corpus_file.is_file()
     assert "untap_step_untaps_after_phasing" in (report_dir / "report.md").read_text()
@@ -131,7 +132,7 @@ def test_mutant_fails_is_replayed_and_gated_by_a_baseline(
 def test_corpus_is_replayed_first(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["certify", "--engine", MUTANT, "--profile", "dev", "--rule", "502.1"]
     assert phasecert(capsys, *args)[0] == 1
-    report_dir = Path("reports") / "mutant_untap-before-phasing"
+    report_dir = Path("phasecert-reports") / "mutant_untap-before-phasing"
     first = json.loads((report_dir / "report.json").read_text())["properties"][0]
     assert phasecert(capsys, *args)[0] == 1
     again = json.loads((report_dir / "report.json").read_text())["properties"][0]
@@ -173,7 +174,7 @@ def test_shards_merged_equal_one_run(capsys: pytest.CaptureFixture[str]) -> None
         (["certify", "--engine", "reference", "--shard", "3/2"], "--shard '3/2'"),
         (["certify", "--engine", "reference", "--baseline", "missing.txt"], "baseline missing.txt"),
         (["replay", "bad.json", "--engine", "reference"], "bad.json: not a scenario: $.setup"),
-        (["merge", "bad.json"], "bad.json: not a phasecert report"),
+        (["merge", "bad.json"], "bad.json: not a phasecert shard report"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(
@@ -236,7 +237,7 @@ def test_rules_and_engines(capsys: pytest.CaptureFixture[str]) -> None:
 def test_interrupt_leaves_reports_and_baseline_whole(tmp_path: Path) -> None:
     """SIGINT in the middle of a run: the old report and baseline are intact,
     no temporary file is left, and the exit code says interrupted."""
-    out = tmp_path / "reports" / "reference"
+    out = tmp_path / "phasecert-reports" / "reference"
     out.mkdir(parents=True)
     old = {name: f"old {name}\n" for name in ("report.json", "report.md", "junit.xml")}
     for name, text in old.items():

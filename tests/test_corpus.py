@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.codec import to_data
+from conformance.codec import dumps, to_data
 from conformance.corpus import CorpusError, load_corpus
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
@@ -15,7 +15,8 @@ from conformance.setup import Permanent, Setup
 
 
 def scenario(pid: str) -> Scenario:
-    return Scenario(Setup(players=2, permanents=(Permanent(pid, phasing=1),)))
+    creature = Permanent(pid, phasing=1, power=2, toughness=2)
+    return Scenario(Setup(players=2, permanents=(creature,)))
 
 
 def failure(name: str, s: Scenario) -> PropertyResult:
@@ -39,4 +40,12 @@ def test_failures_are_kept_once_and_replayed_in_order(tmp_path: Path) -> None:
 def test_broken_corpus_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "untap.bad.json").write_text('{"setup": {"players": "two"}}')
     with pytest.raises(CorpusError, match=r"untap.bad.json: \$.setup.players: expected an integer"):
+        load_corpus(tmp_path)
+
+
+def test_an_illegal_corpus_file_is_the_scenarios_fault(tmp_path: Path) -> None:
+    """Not replayed (where the engine would take the blame), nor copied."""
+    illegal = Scenario(Setup(players=1000, permanents=(Permanent("a", owner=-5),)))
+    (tmp_path / "untap.abc.json").write_text(dumps(illegal))
+    with pytest.raises(CorpusError, match=r"untap.abc.json: illegal setup: players must be 2 to 4"):
         load_corpus(tmp_path)

@@ -5,14 +5,43 @@ the reference engine here."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
+from conformance.cli import main
+from conformance.codec import from_data
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+
+#: Issue 9: the leaver owns both x and the source x waits for (610.4); x
+#: used to phase in (firing its triggers) before leaving (702.26k).
+LEAVER_OWNS_THE_UNTIL_SOURCE = {
+    "setup": {
+        "players": 3,
+        "active": 1,
+        "permanents": [
+            {"id": "src", "owner": 2, "controller": 2, "types": ["artifact"]},
+            {
+                "id": "x",
+                "owner": 2,
+                "controller": 0,
+                "types": ["creature"],
+                "power": 2,
+                "toughness": 2,
+                "abilities": ["ltb", "phases_in"],
+                "phased_out": {"cause": "direct", "under": 0, "until": "src"},
+            },
+        ],
+        "effects": [{"type": "ControlEffect", "target": "x", "controller": 0}],
+    },
+    "actions": [{"type": "Concede", "player": 2}],
+}
 
 AURA = {"types": ("enchantment",), "attachment": "aura"}
 EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
@@ -101,6 +130,14 @@ REGRESSIONS = {
         ),
         (a.DestroyAll(0),),
     ),
+    "the leaver owns what waits and what it waits for": from_data(
+        Scenario, LEAVER_OWNS_THE_UNTIL_SOURCE
+    ),
+    # A source targeting itself (610.4): it waits for itself to leave.
+    "a 'phases out until' source targeting itself": Scenario(
+        Setup(players=3, permanents=(Permanent("p1", owner=1, phasing=1, power=1, toughness=1),)),
+        (a.PhaseOutUntil(0, "p1", "p1"), a.PassTurn(), a.PassTurn(), a.Concede(1)),
+    ),
 }
 
 
@@ -109,3 +146,14 @@ def test_every_property_passes_on_the_reference(scenario: Scenario) -> None:
     trace = play(ReferenceEngine(), scenario)
     for prop in REGISTRY.values():
         prop.check(trace)
+
+
+def test_replaying_the_issue_scenario_passes_on_the_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "leaver.json"
+    scenario.write_text(json.dumps(LEAVER_OWNS_THE_UNTIL_SOURCE))
+    argv = ["replay", str(scenario), "--engine", "reference"]
+    code = main([*argv, "--property", "leaving_player_takes_what_they_own"])
+    assert code == 0, capsys.readouterr().out
+    assert "passes on this engine" in capsys.readouterr().out

@@ -263,3 +263,89 @@ def test_702_26j_a_state_based_unattach_triggers_within_the_action_that_caused_i
     assert [(e.subject, e.detail) for e in destroyed.events_of("trigger")] == [("p2", "unattached")]
     assert destroyed.player(0).life == 20 + TRIGGER_LIFE["unattached"]
     assert not phased.events_of("trigger")
+
+
+def test_702_26k_what_waits_for_a_permanent_leaving_with_it_leaves_without_phasing_in() -> None:
+    # Issue 9: x waits "until src" leaves (610.4); both are player 2's, so
+    # both leave at once (800.4a): x never phases in, nothing triggers.
+    x = bear(
+        "x",
+        owner=2,
+        controller=0,
+        abilities=("ltb", "phases_in"),
+        phased_out=PhasedOut("direct", 0, "src"),
+    )
+    src = Permanent("src", owner=2, controller=2, types=("artifact",))
+    setup = Setup(players=3, active=1, permanents=(src, x), effects=(ControlEffect("x", 0),))
+    _, left, after = play(setup, a.Concede(2), a.PassTurn())
+    assert left.permanent("x").zone == "none" and not left.events_of("phased_in")
+    assert not left.events_of("trigger") and not after.events_of("trigger")
+    assert left.player(0).life == after.player(0).life == 20
+
+
+def test_704_3_no_state_based_actions_after_a_concession_until_priority() -> None:
+    # Player 1 doesn't hold priority (the active player 0 does), so their
+    # leaving gives nobody priority (800.4a): the Aura on their creature
+    # stays until the next action gives a player priority (704.3, 704.5m).
+    aura = Permanent(
+        "p2",
+        types=("enchantment",),
+        attachment="aura",
+        attached_to="p1",
+        abilities=("ltb",),
+    )
+    setup = Setup(players=3, permanents=(bear("p1", owner=1, controller=1), aura))
+    _, left, passed = play(setup, a.Concede(1), a.PassTurn())
+    assert left.permanent("p2").on_battlefield and left.player(0).life == 20
+    assert passed.permanent("p2").zone == "graveyard"
+    assert passed.player(0).life == 20 + TRIGGER_LIFE["ltb"]
+
+
+def test_704_3_a_spell_cast_after_a_concession_sees_the_state_based_actions_first() -> None:
+    # The caster receives priority once the spell is cast (117.3c): the
+    # Aura goes to the graveyard then, and the spell targeting it does
+    # nothing (608.2b), although it was a legal target when cast.
+    aura = Permanent("p2", types=("enchantment",), attachment="aura", attached_to="p1")
+    setup = Setup(players=3, permanents=(bear("p1", owner=1, controller=1), aura))
+    _, _, cast = play(setup, a.Concede(1), a.PhaseOut(0, ("p2",)))
+    assert cast.refused is None and cast.permanent("p2").zone == "graveyard"
+    assert not cast.events_of("phased_out")
+
+
+def test_610_4_a_source_may_phase_itself_out_until_it_leaves() -> None:
+    # No rule forbids the source as its own target; phasing out is not
+    # leaving (702.26d), so it waits through untap steps, and leaves
+    # without phasing in when its owner leaves (702.26k).
+    setup = Setup(players=3, permanents=(bear("p1", owner=1, controller=0, phasing=1),))
+    obs = play(setup, a.PhaseOutUntil(0, "p1", "p1"), a.PassTurn(), a.PassTurn(), a.PassTurn())
+    assert obs[1].refused is None and obs[1].permanent("p1").phased_out
+    assert all(o.permanent("p1").phased_out for o in obs[1:])
+    assert (
+        play(setup, a.PhaseOutUntil(0, "p1", "p1"), a.Concede(1))[-1].permanent("p1").zone == "none"
+    )
+
+
+def test_110_2_and_800_4a_control_returns_to_the_default_controller() -> None:
+    # p1 is player 0's card that entered under player 1 (110.2); player 2
+    # took it. When player 2 leaves, it goes back to player 1, not its owner.
+    p1 = bear("p1", owner=0, default_controller=1, controller=2)
+    setup = Setup(players=3, permanents=(p1,))
+    assert play(setup, a.Concede(2))[-1].permanent("p1").controller == 1
+    # Player 1 leaving with it under their control exiles it (800.4a).
+    mine = Setup(players=3, permanents=(bear("p1", owner=0, default_controller=1, controller=1),))
+    assert play(mine, a.Concede(1))[-1].permanent("p1").zone == "exile"
+
+
+def test_800_4c_control_ending_with_the_default_controller_gone_exiles() -> None:
+    # Player 2's "until end of turn" control ends at cleanup; player 1, who
+    # controls p1 by default, has left, and no effect gives it to anyone
+    # still in the game: it is exiled at once.
+    p1 = bear("p1", owner=0, default_controller=1, controller=2)
+    setup = Setup(
+        players=3,
+        permanents=(p1,),
+        effects=(ControlEffect("p1", 2, Duration("end_of_turn")),),
+    )
+    _, left, passed = play(setup, a.Concede(1), a.PassTurn())
+    assert left.permanent("p1").controller == 2
+    assert passed.permanent("p1").zone == "exile"

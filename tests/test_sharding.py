@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.sharding import in_shard, parse_shard
+from conformance.cli.certify import _pytest_args, planned_tests
+from conformance.differential import COMPARISON
+from conformance.sharding import in_shard, item_key, parse_shard
 
 
 def test_parse_shard() -> None:
@@ -28,3 +33,40 @@ def test_shards_partition_the_tests(names: list[str], count: int) -> None:
 def test_shards_do_not_depend_on_order() -> None:
     names = [f"test_property[p{i}]" for i in range(7)]
     assert in_shard(names, 2, 3) == in_shard(list(reversed(names)), 2, 3)
+
+
+class _Collected:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.names = {item.name for item in session.items}
+
+
+@pytest.mark.parametrize(
+    ("rules", "shard"),
+    [(["702.26b"], "1/2"), (["702.26b"], "2/2"), (["502.1", "702.26p"], "2/3"), ([], "3/4")],
+)
+def test_the_planner_and_pytest_split_alike(
+    rules: list[str], shard: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`phasecert certify` plans (and watches) the tests its pytest run holds."""
+    args = argparse.Namespace(
+        engine="reference",
+        profile="dev",
+        rule=rules,
+        shard=shard,
+        seed=None,
+        example_db=None,
+        workers=None,
+        engine_timeout=30.0,
+    )
+    collected = _Collected()
+    pytest_args = _pytest_args(args, tmp_path / "corpus", tmp_path)
+    pytest.main([*pytest_args, "--collect-only"], plugins=[collected])
+    capsys.readouterr()
+    planned = planned_tests(rules, shard)
+    keys = {
+        item_key(name) if name != COMPARISON else "test_agrees_with_reference" for name in planned
+    }
+    assert collected.names and keys == collected.names

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -158,3 +159,22 @@ def play_raw(engine: object) -> None:
     game = engine.start(SCENARIO.setup)  # type: ignore[attr-defined]
     for action in SCENARIO.actions:
         game.perform(action)
+
+
+def test_certify_isolate_gives_the_in_process_verdicts(tmp_path: Path) -> None:
+    def certify(*extra: str) -> dict[str, str]:
+        out = tmp_path / ("isolated" if extra else "inside")
+        command = ["certify", "--engine", "mutant:phased-out-untap", "--rule", "502.1"]
+        command += ["--profile", "dev", "--seed", "3", "--out", str(out), *extra]
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", *command],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        report = json.loads((out / "report.json").read_text())
+        return {p["name"]: (p["status"], p["message"]) for p in report["properties"]}
+
+    assert certify("--isolate", "--validate-protocol") == certify()

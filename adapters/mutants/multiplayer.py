@@ -73,7 +73,7 @@ class LeaveGameByController(Rules):
 
 @mutant(
     "leaver-keeps-phased-out-control",
-    "800.4c",
+    "800.4a",
     "control effects of a player who left end only for permanents the game can see",
     kills=("leaving_players_control_ends",),
 )
@@ -84,6 +84,28 @@ class LeaverKeepsPhasedOutControl(Rules):
         if card is not None and card.phased_out is not None:
             return self.duration_condition(e.duration, e.controller)
         return super().condition_holds(timed)
+
+
+@mutant(
+    "control-reverts-to-a-departed-player",
+    "800.4c",
+    "when a control effect ends, the permanent goes back to its default controller even if "
+    "that player left the game, instead of being exiled",
+    kills=("control_ending_exiles_when_the_default_controller_left",),
+)
+class ControlRevertsToADepartedPlayer(Rules):
+    """Exiles what a leaver controls only as they leave (800.4a); a control
+    effect ending later hands the permanent back to its default controller,
+    gone or not (as phase.rs 0.103 does)."""
+
+    def exile_orphans(self) -> bool:
+        return False
+
+    def leave_game(self, player: int) -> None:
+        super().leave_game(player)
+        for card in [c for c in self.state.in_play() if c.controller == player]:
+            self.leave_battlefield(card, "exile")
+        self.refresh()
 
 
 @mutant(

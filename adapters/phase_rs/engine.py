@@ -58,6 +58,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COUNT_CREATURES,
         C.COMBAT,
         C.LEAVE_GAME,
+        C.DEFAULT_CONTROLLER,
     }
 )
 

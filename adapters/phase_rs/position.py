@@ -121,9 +121,9 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
 def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
     obj = state["objects"][str(ids[p.id])]
     obj["zone"] = "Battlefield"
-    # Control other than the owner's comes from a continuous effect, written
-    # in `_write_effects` (613.1b).
-    obj["controller"], obj["base_controller"] = p.controller, p.owner
+    # Control other than the default controller's (110.2: usually the
+    # owner) comes from a continuous effect, written in `_write_effects`.
+    obj["controller"], obj["base_controller"] = p.controller, p.controller_by_default
     obj["tapped"] = p.tapped
     obj["summoning_sick"] = p.sick
     obj["entered_battlefield_turn"] = turn if p.sick else 0
@@ -159,7 +159,7 @@ def _write_effects(state: dict[str, Any], setup: Setup, ids: dict[str, int]) -> 
         state["steps_to_skip"][player]["Untap"] = n
     explicit = {e.target: e for e in setup.effects if isinstance(e, ControlEffect)}
     for p in setup.permanents:
-        if p.owner != p.controller:
+        if p.controller_by_default != p.controller:
             control = explicit.get(p.id, ControlEffect(p.id, p.controller))
             anchor = control.duration.of
             source = ids[p.id] if anchor is None else ids[anchor]

@@ -23,26 +23,48 @@ class ContinuousRules:
         }
 
     def controller_of(self, card: Card) -> int:
-        """613.1b: the newest control effect on it applies, else its owner."""
-        return self.control().get(card.id, card.owner)
+        """613.1b: the newest control effect on it applies, else the player
+        who controls it by default (110.2)."""
+        return self.control().get(card.id, card.default_controller)
 
     def refresh(self) -> None:
         """Recompute controllers until "for as long as" effects are stable
         (702.26f, R2017-for-as-long-as); a permanent whose controller changed
         is summoning sick again (302.6). One `control` lookup per pass keeps
-        this linear in permanents plus effects: it runs after every event."""
+        this linear in permanents plus effects: it runs after every event.
+        A permanent left to a player who left the game is exiled
+        (`exile_orphans`), which can end more "for as long as" effects."""
         while True:
             control = self.control()
             for card in self.state.cards.values():
-                controller = control.get(card.id, card.owner)
+                controller = control.get(card.id, card.default_controller)
                 if controller != card.controller:
                     card.controller = controller
                     card.sick = True
             ended = [t for t in self.state.effects if not self.condition_holds(t)]
-            if not ended:
-                return
             for timed in ended:
                 self.state.effects.remove(timed)
+            # Only once no more effects end is a controller final.
+            if not ended and not self.exile_orphans():
+                return
+
+    def exile_orphans(self) -> bool:
+        """800.4a: what a player who left still controls once their control
+        effects ended is exiled; 800.4c: so is a permanent whose control
+        effect ends with no other one giving it to a player in the game, when
+        the player who controls it by default has left. Both at once, not as
+        state-based actions; phased out or not (see docs/readings.md). No
+        leaves-the-battlefield trigger: its controller is gone (800.4a)."""
+        if all(self.state.in_game):
+            return False
+        orphans = [
+            c
+            for c in self.state.in_play()
+            if not self.state.in_game[c.controller] and self.state.in_game[c.owner]
+        ]
+        for card in orphans:
+            self.leave_battlefield(card, "exile")  # type: ignore[attr-defined]
+        return bool(orphans)
 
     def condition_holds(self, timed: Timed) -> bool:
         """702.26f, 611.2b: "for as long as you control X" ends once X is

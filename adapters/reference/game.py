@@ -43,11 +43,9 @@ class ReferenceGame:
         try:
             getattr(self.rules, _PLAY[type(action)])(action)
             self.rules.refresh()
-            # 117.5: state-based actions first, then the triggered abilities,
-            # those of state-based actions included (each resolution checks
-            # them again), so no trigger waits for the next action.
-            self.rules.state_based_actions()
-            self.rules.resolve_triggers()
+            # 704.3: state-based actions and triggers only where a player
+            # receives priority (not after a concession, 800.4a).
+            self.rules.after_action(action)
         except Refused as e:
             refused = str(e)
         return self.observe(refused)

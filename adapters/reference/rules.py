@@ -35,6 +35,9 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         phased out under them (702.26n)."""
         if self.state.game_over:
             raise Refused("the game is over")
+        # 117.3d: the active player passes priority to leave the main phase,
+        # so the next player receives it.
+        self.receive_priority()
         self.combat_damage()
         self.cleanup()
         seat = self.state.active
@@ -61,7 +64,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
                 defender = self.state.defender
                 if pt is not None and self.state.in_game[defender]:
                     self.state.life[defender] -= max(pt[0], 0)
-        self.state_based_actions()
+        self.receive_priority()
 
     def cleanup(self) -> None:
         """514.2: "until end of turn" effects end; combat is over."""
@@ -106,35 +109,60 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         if not 0 <= player < self.state.players or not self.state.in_game[player]:
             raise Refused(f"player {player} is not in the game")
 
-    # Actions.
+    # Priority (704.3: state-based actions are checked only where a player
+    # would receive priority; see "State-based actions and priority" in
+    # docs/readings.md).
+
+    def after_action(self, action: a.Action) -> None:
+        """117.3b: after a spell or ability resolves, after attackers are
+        declared (508.8), and in the upkeep a PassTurn ends in, the active
+        player receives priority. 800.4a: a concession passes priority only
+        if the leaver held it; in a scenario the active player holds it
+        between actions, so a Concede gives nobody priority, and what it
+        leaves pending waits for the next action."""
+        if isinstance(action, a.Concede) and action.player != self.state.active:
+            return
+        self.receive_priority()
+
+    # Actions. Each spell or ability is cast (or activated) with its targets
+    # checked, then its player receives priority (117.3c), then it resolves
+    # with its targets checked again (608.2b).
 
     def phase_out_targets(self, action: a.PhaseOut) -> None:
         """702.26b: only phased-in permanents can be targeted; what is
         attached to them phases out indirectly (702.26g)."""
         self.check_player(action.caster)
         cards = [self.target(t) for t in action.targets]
-        self.phase_out(cards)
+        self.receive_priority()
+        self.phase_out([c for c in cards if self.is_legal_target(c)])
 
     def phase_out_all(self, action: a.PhaseOutAll) -> None:
         """Teferi's Protection: every permanent the player controls, directly
         or (attachments on them) indirectly (702.26g)."""
         self.check_player(action.player)
+        self.receive_priority()
         self.phase_out([c for c in self.state.phased_in() if c.controller == action.player])
 
     def phase_out_until(self, action: a.PhaseOutUntil) -> None:
-        """610.4: phases out until the source leaves the battlefield."""
+        """610.4: phases out until the source leaves the battlefield. The
+        source may target itself (no rule forbids it): phasing out is not
+        leaving the battlefield (702.26d), so it then stays phased out until
+        it does leave, which a phased-out permanent does only with its owner
+        (702.26k); see docs/readings.md. 610.3c, by analogy: if the source
+        left before the ability resolves, nothing phases out."""
         self.check_player(action.caster)
         source = self.state.cards.get(action.source)
         if source is None or not source.phased_in or source.controller != action.caster:
             raise Refused(f"{action.caster} can't activate {action.source}")
         target = self.target(action.target)
-        if target is source:
-            raise Refused("the source can't target itself")
-        self.phase_out([target], until=source.id)
+        self.receive_priority()
+        if self.is_legal_target(target) and source.on_battlefield:
+            self.phase_out([target], until=source.id)
 
     def destroy_all(self, action: a.DestroyAll) -> None:
         """702.26b: "destroy all creatures" doesn't see phased-out ones."""
         self.check_player(action.caster)
+        self.receive_priority()
         self.destroy([c for c in self.state.phased_in() if c.is_creature])
 
     def destroy_target(self, action: a.Destroy) -> None:
@@ -142,6 +170,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         no legal target and none of its effects happen (608.2b)."""
         self.check_player(action.caster)
         card = self.target(action.target)
+        self.receive_priority()
         if action.phased_out_in_response:
             self.phase_out([card])
             self.resolve_triggers()
@@ -153,18 +182,22 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
     def draw_per_creature(self, action: a.DrawPerCreature) -> None:
         """702.26b: phased-out creatures aren't counted."""
         self.check_player(action.player)
+        self.receive_priority()
         self.state.drawn[action.player] += len(self.creatures_of(action.player))
 
     def gain_control(self, action: a.GainControl) -> None:
         """702.26e: only a phased-in permanent can be the target."""
         self.check_player(action.player)
         card = self.target(action.target)
-        self.add_effect(ControlEffect(card.id, action.player, action.duration))
+        self.receive_priority()
+        if self.is_legal_target(card):
+            self.add_effect(ControlEffect(card.id, action.player, action.duration))
 
     def pump_team(self, action: a.PumpTeam) -> None:
         """702.26e: the affected set is fixed as the spell resolves and leaves
         out phased-out creatures, even after they phase in."""
         self.check_player(action.player)
+        self.receive_priority()
         targets = tuple(c.id for c in self.creatures_of(action.player))
         self.add_effect(BoostEffect(targets, action.player, 1, 1, Duration("end_of_turn")))
 
@@ -173,6 +206,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         self.check_player(action.player)
         if action.id in self.state.cards or action.phasing < 0:
             raise Refused(f"can't create a token named {action.id!r}")
+        self.receive_priority()
         self.state.cards[action.id] = Card(
             id=action.id,
             owner=action.player,
@@ -190,6 +224,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
             toughness=1,
             chosen=None,
             sick=True,
+            default_controller=action.player,
         )
         self.state.events.append(Event("zone_change", action.id, "none->battlefield"))
 
@@ -209,6 +244,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         ):
             raise Refused(f"{action.player} can't activate {action.source}")
         card.tapped = True
+        self.receive_priority()
         self.state.life[action.player] += TAP_LIFE
 
     def declare_attackers(self, action: a.DeclareAttackers) -> None:
@@ -224,6 +260,9 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         for pid, card in zip(action.attackers, cards, strict=True):
             if card is None or not self.can_attack(card, action.player):
                 raise Refused(f"{pid} can't attack")
+        # 117.3d: priority passes to leave the main phase for combat; no
+        # state-based action can make one of these creatures unable to attack.
+        self.receive_priority()
         for card in cards:
             assert card is not None
             card.tapped = True

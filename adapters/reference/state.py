@@ -26,7 +26,8 @@ from conformance.setup import (
 @dataclass(eq=False, slots=True)
 class Card:
     """A permanent as the reference engine tracks it. `controller` is derived
-    from the control effects and refreshed after every event (613.1b)."""
+    from the control effects and refreshed after every event (613.1b);
+    `default_controller` is who controls it when none applies (110.2)."""
 
     id: str
     owner: int
@@ -44,6 +45,7 @@ class Card:
     toughness: int | None
     chosen: str | None
     sick: bool
+    default_controller: int
     zone: Zone = "battlefield"
     attacking: bool = False
 
@@ -181,10 +183,11 @@ def state_from_setup(setup: Setup) -> GameState:
             toughness=p.toughness,
             chosen=p.chosen,
             sick=p.sick,
+            default_controller=p.controller_by_default,
         )
     explicit = {e.target for e in setup.effects if isinstance(e, ControlEffect)}
     for p in setup.permanents:
-        if p.controller != p.owner and p.id not in explicit:
+        if p.controller != p.controller_by_default and p.id not in explicit:
             state.effects.append(Timed(ControlEffect(p.id, p.controller), state.stamp()))
     for e in setup.effects:
         if isinstance(e, SkipUntap):

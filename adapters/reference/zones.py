@@ -47,6 +47,13 @@ class ZoneRules:
                 self.state.events.append(Event("trigger", source, kind))
             self.state_based_actions()
 
+    def receive_priority(self) -> None:
+        """704.3, 117.5: whenever a player would receive priority, state-based
+        actions are checked, then triggered abilities go on the stack and
+        resolve, each resolution giving priority again."""
+        self.state_based_actions()
+        self.resolve_triggers()
+
     def state_based_actions(self) -> None:
         """704.3: repeat until none apply; phased-out permanents are ignored
         (702.26b)."""
@@ -96,22 +103,26 @@ class ZoneRules:
         self.trigger(card, "unattached")
 
     def leave_game(self, player: int) -> None:
-        """800.4a: everything the player owns leaves the game, phased-out
-        permanents included and without leaves-the-battlefield triggers
-        (702.26k); effects giving them control end; their own triggered
-        abilities are gone. A phased-in permanent they own but another
-        player controls does trigger its leaves-the-battlefield ability,
-        for that player (603.10a)."""
+        """800.4a: everything the player owns leaves the game at once,
+        phased-out permanents included and without leaves-the-battlefield
+        triggers (702.26k); effects giving them control end; their own
+        triggered abilities are gone. A phased-in permanent they own but
+        another player controls does trigger its leaves-the-battlefield
+        ability, for that player (603.10a). Only then is what waited "until"
+        one of those permanents left released (610.4): a permanent that left
+        with them is no longer there to phase in."""
         self.state.in_game[player] = False
-        for card in list(self.state.cards.values()):
-            if card.owner == player and card.zone != "none":
-                was_on_battlefield = card.on_battlefield
-                if card.phased_in and card.controller != player:
-                    self.trigger(card, "ltb")
-                card.zone = "none"
-                card.attached_to = None
-                if was_on_battlefield:
-                    self.state.events.append(Event("zone_change", card.id, "battlefield->none"))
-                    self.release_until(card)  # type: ignore[attr-defined]
+        leaving = [c for c in self.state.cards.values() if c.owner == player and c.zone != "none"]
+        gone = [c for c in leaving if c.on_battlefield]
+        for card in gone:
+            if card.phased_in and card.controller != player:
+                self.trigger(card, "ltb")
+        for card in leaving:
+            card.zone = "none"
+            card.attached_to = None
+        for card in gone:
+            self.state.events.append(Event("zone_change", card.id, "battlefield->none"))
         self.state.triggers = [t for t in self.state.triggers if t[2] != player]
+        for card in gone:
+            self.release_until(card)  # type: ignore[attr-defined]
         self.refresh()  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
-"""`phasecert certify` and `phasecert merge`: run the suite through pytest,
-write the reports, and gate on a baseline.
+"""`phasecert certify`: run the suite through pytest (in a child process,
+`conformance.cli.isolation`), write the reports, and gate on a baseline.
 
 Everything that can be wrong with the command line (engine, rule, shard,
 baseline, corpus, example database) is checked before the run starts, so a
@@ -9,8 +9,8 @@ mistake costs a one-line message and not a run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import shlex
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from adapters.discovery import load_engine
+from adapters.discovery import STDIO_PREFIX, load_engine
 from adapters.protocol import missing_capabilities
-from conformance.atomic import write_text_atomically
+from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
     Baseline,
     check_known,
@@ -30,20 +30,28 @@ from conformance.baseline import (
     updated,
 )
 from conformance.catalog import CATALOG
+from conformance.cli.checks import (
+    UsageFailure,
+    example_db_spec,
+    writable_directory,
+    writable_file,
+    xdist_installed,
+)
+from conformance.cli.isolation import run_isolated
 from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
 from conformance.differential import COMPARISON
+from conformance.escaping import cut, for_terminal
 from conformance.properties import REGISTRY
-from conformance.report import RunInfo, build_report, engine_directory, results_of, write_reports
-from conformance.report.building import scenario_files_of
+from conformance.report import RunInfo, build_report, engine_directory, write_reports
+from conformance.report.writing import INDEX_FILES, REPORT_FILES
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
 from conformance.sharding import in_shard, item_key, parse_shard
 
-
-class UsageFailure(Exception):
-    """A usage or setup error: exit 2 with this one-line message."""
+#: Where reports go without --out: not the clone's tracked reports/.
+DEFAULT_ROOT = Path("phasecert-reports")
 
 
 class Interrupted(Exception):
@@ -73,7 +81,16 @@ def planned_tests(rules: list[str], shard: str | None) -> dict[str, tuple[str, .
     return planned
 
 
+def default_out(engine: str) -> Path:
+    """DEFAULT_ROOT/<engine>; an engine named `..` or nothing (a shard
+    report can say anything) stays inside it."""
+    name = engine_directory(engine)
+    return DEFAULT_ROOT / ((name.replace(".", "_") or "_") if set(name) <= {"."} else name)
+
+
 def certify(args: argparse.Namespace) -> int:
+    if args.isolate:
+        args.engine = served(args.engine)
     engine = load_engine(args.engine)
     for rule in args.rule:
         if rule not in CATALOG:
@@ -82,20 +99,40 @@ def certify(args: argparse.Namespace) -> int:
         planned = planned_tests(args.rule, args.shard)
     except ValueError as e:
         raise UsageFailure(str(e)) from None
+    if not planned and args.shard:
+        every = len(planned_tests(args.rule, None))
+        raise UsageFailure(
+            f"shard {args.shard} holds no property to run ({every} in all without --shard)"
+        )
     if not planned:
-        raise UsageFailure("no property covers the rules and shard asked for")
-    out = Path(args.out) if args.out else Path("reports") / engine_directory(engine.name)
+        raise UsageFailure("no property covers the rules asked for")
+    out = Path(args.out) if args.out else default_out(engine.name)
+    writable_directory(out, "--out")
+    clean_up_after_killed_runs(out)
     corpus_dir = out / CORPUS_DIRNAME
     load_corpus(corpus_dir)  # a broken corpus file is a setup error, named now
-    baseline = _baseline(args)
+    baseline = checked_baseline(args)
+    if args.workers:
+        xdist_installed()
     if args.example_db:
+        example_db_spec(args.example_db)
         example_database(args.example_db)
 
     started = now()
     watcher = RunWatcher(planned, sys.stdout, live=sys.stdout.isatty())
-    code = pytest.main(_pytest_args(args, engine.name, corpus_dir), plugins=[watcher])
+    code = _exit_code(
+        run_isolated(
+            _pytest_args(args, corpus_dir, out),
+            watcher,
+            timeout=args.engine_timeout,
+            storage=out / ".hypothesis",
+            memory_mb=args.engine_memory,
+        )
+    )
     if code == pytest.ExitCode.INTERRUPTED:
         raise Interrupted
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        raise UsageFailure("the pytest run found no property to run for this selection")
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise UsageFailure(f"the pytest run stopped with {code!r}; see its message above")
     info = RunInfo(
@@ -116,19 +153,36 @@ def certify(args: argparse.Namespace) -> int:
         if r.counterexample is not None
     }
     report = build_report(watcher.results, info, files, out)
-    return _conclude(report, watcher.results, out, baseline, args)
+    return conclude(report, watcher.results, out, baseline, args)
+
+
+def clean_up_after_killed_runs(out: Path) -> None:
+    """Remove the temporary files a run killed while writing left behind."""
+    remove_stale_temporaries(out, *REPORT_FILES)
+    remove_stale_temporaries(out / CORPUS_DIRNAME, "*.json")
+    remove_stale_temporaries(out.parent, *INDEX_FILES)
+
+
+def _exit_code(code: int) -> pytest.ExitCode | int:
+    try:
+        return pytest.ExitCode(code)
+    except ValueError:
+        return code
 
 
 def _scenario(result: PropertyResult) -> Scenario:
     return from_data(Scenario, result.counterexample)
 
 
-def _baseline(args: argparse.Namespace) -> Baseline | None:
+def checked_baseline(args: argparse.Namespace) -> Baseline | None:
+    """The baseline of --baseline, checked (and writable, to be updated)."""
     if not args.baseline:
         if args.update_baseline:
             raise UsageFailure("--update-baseline needs --baseline FILE")
         return None
     path = Path(args.baseline)
+    if args.update_baseline:
+        writable_file(path, "--baseline")
     if args.update_baseline and not path.exists():
         return Baseline()
     baseline = read_baseline(path)
@@ -137,13 +191,24 @@ def _baseline(args: argparse.Namespace) -> Baseline | None:
     return baseline
 
 
-def _pytest_args(args: argparse.Namespace, engine: str, corpus_dir: Path) -> list[str]:
+def served(engine: str) -> str:
+    """The stdio spec that runs `engine` in its own process (`--isolate`)."""
+    if engine.startswith(STDIO_PREFIX):
+        raise UsageFailure(f"--isolate: {engine} runs in its own process already")
+    command = [sys.executable, "-m", "conformance.cli", "serve", "--engine", engine]
+    return STDIO_PREFIX + shlex.join(command)
+
+
+def _pytest_args(args: argparse.Namespace, corpus_dir: Path, report_dir: Path) -> list[str]:
     # -c devnull: the engine author's own pytest configuration (addopts,
-    # plugins) must not change what a certification run is.
+    # plugins) must not change what a certification run is. The engine is
+    # named as the user named it: a module:Factory adapter has no entry point.
     out = ["-c", os.devnull, "-p", "no:terminal", "-p", "no:cacheprovider"]
-    out += ["--pyargs", "conformance.suite", "--engine", engine]
+    out += ["-p", "no:benchmark", "--pyargs", "conformance.suite", "--engine", args.engine]
     out += ["--phasecert-profile", args.profile, "--phasecert-corpus", str(corpus_dir)]
     out += ["--engine-timeout", str(args.engine_timeout)]
+    if args.validate_protocol:
+        out.append("--validate-protocol")
     for rule in args.rule:
         out += ["--rule", rule]
     if args.rule:
@@ -152,14 +217,16 @@ def _pytest_args(args: argparse.Namespace, engine: str, corpus_dir: Path) -> lis
         out += ["--shard", args.shard]
     if args.seed is not None:
         out += [f"--hypothesis-seed={args.seed}"]
-    if args.example_db:
-        out += ["--phasecert-example-db", args.example_db]
+    # Hypothesis's example database goes where the reports go, unless an
+    # option names another place: a run writes nothing in the current directory.
+    database = args.example_db or str(report_dir / ".hypothesis" / "examples")
+    out += ["--phasecert-example-db", database]
     if args.workers:
         out += ["-n", args.workers]
     return out
 
 
-def _conclude(
+def conclude(
     report: dict[str, Any],
     results: list[PropertyResult],
     out: Path,
@@ -179,7 +246,7 @@ def _conclude(
         print(f"baseline {args.baseline} rewritten: {len(new)} expected failure(s)")
     counts = report["summary"]["rules"]
     print(
-        f"{report['engine']['name']}: rules "
+        f"{for_terminal(cut(report['engine']['name'], 200))}: rules "
         + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     )
     for result in verdict.regressions:
@@ -190,54 +257,3 @@ def _conclude(
         print("now passing, tighten the baseline: " + ", ".join(verdict.now_passing))
     print(f"reports: {', '.join(str(p) for p in written)}")
     return 0 if verdict.ok or args.update_baseline else 1
-
-
-def merge(args: argparse.Namespace) -> int:
-    """Combine shard reports of one engine into one report."""
-    reports = [(Path(p), _read_report(Path(p))) for p in args.reports]
-    baseline = _baseline(args)
-    first = reports[0][1]
-    for path, report in reports[1:]:
-        for key in ("engine", "catalog_version", "profile", "suite"):
-            if report[key] != first[key]:
-                raise UsageFailure(f"{path}: {key} differs from {reports[0][0]}; can't merge")
-    results: dict[str, PropertyResult] = {}
-    files: dict[str, str] = {}
-    engine = first["engine"]["name"]
-    out = Path(args.out) if args.out else Path("reports") / engine_directory(engine)
-    for path, report in reports:
-        for result in results_of(report):
-            if result.property in results and results[result.property].status != result.status:
-                raise UsageFailure(f"{path}: {result.property} has another status in a shard")
-            results[result.property] = result
-        for prop, name in scenario_files_of(report).items():
-            files[prop] = name
-            source, target = path.parent / name, out / name
-            if source.exists() and source.resolve() != target.resolve():
-                write_text_atomically(target, source.read_text(encoding="utf-8"))
-    info = RunInfo(
-        engine=engine,
-        engine_version=first["engine"]["version"],
-        capabilities=tuple(first["engine"]["capabilities"]),
-        missing=dict(first["engine"].get("missing", {})),
-        profile=first["profile"],
-        seed=first["seed"],
-        started=min(r["started"] for _, r in reports),
-        finished=max(r["finished"] for _, r in reports),
-        rules=tuple(sorted({rule for _, r in reports for rule in r["selection"]["rules"]})),
-        machine=first["machine"],
-    )
-    merged = build_report(list(results.values()), info, files, out)
-    return _conclude(merged, list(results.values()), out, baseline, args)
-
-
-def _read_report(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        _ = data["engine"]["name"], data["properties"], data["selection"]["rules"]
-        results_of(data)
-    except (OSError, ValueError) as e:
-        raise UsageFailure(f"{path}: not a readable report ({e})") from None
-    except (KeyError, TypeError) as e:
-        raise UsageFailure(f"{path}: not a phasecert report (missing or bad {e})") from None
-    return data

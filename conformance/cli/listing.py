@@ -14,6 +14,7 @@ from adapters.discovery import (
 from adapters.mutants import MUTANTS
 from adapters.protocol import missing_capabilities
 from conformance.catalog import CATALOG, CATALOG_VERSION
+from conformance.escaping import cut, for_terminal
 from conformance.properties import REGISTRY
 
 
@@ -41,13 +42,18 @@ def list_engines() -> int:
         try:
             engine = load_engine(name)
         except EngineNotFound as e:
-            print(f"  {name} ({source}): unavailable: {e}")
+            _say(f"  {name} ({source}): unavailable: {e}")
             continue
         caps = ", ".join(sorted(engine.capabilities)) or "none"
-        print(f"  {name} {engine.version} ({source})\n    capabilities: {caps}")
+        _say(f"  {name} {engine.version} ({source})\n    capabilities: {caps}")
         for capability, why in sorted(missing_capabilities(engine).items()):
-            print(f"    lacks {capability}: {why}")
+            _say(f"    lacks {capability}: {why}")
     print("mutants (the reference engine with one deliberate bug each):")
     for mutant in MUTANTS.values():
         print(f"  {MUTANT_PREFIX}{mutant.name}: breaks {mutant.breaks}: {mutant.bug}")
     return 0
+
+
+def _say(text: str) -> None:
+    """Print what an installed adapter says, without terminal escapes."""
+    print(for_terminal(cut(text, 1000)))

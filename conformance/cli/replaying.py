@@ -17,10 +17,12 @@ from adapters.discovery import load_engine
 from adapters.reference import ReferenceEngine
 from conformance.checking import needs_text
 from conformance.cli.certify import UsageFailure
-from conformance.codec import DecodeError, loads_scenario
-from conformance.corpus import property_of
+from conformance.codec import DecodeError
+from conformance.corpus import property_of, read_scenario
 from conformance.describe import describe_scenario
 from conformance.differential import COMPARISON, differences, first_disagreement
+from conformance.escaping import cut, for_terminal
+from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView
 from conformance.properties import REGISTRY, Violation
 from conformance.running import EngineError, Trace, play
@@ -31,11 +33,15 @@ def replay(args: argparse.Namespace) -> int:
     now passes."""
     path = Path(args.file)
     try:
-        scenario = loads_scenario(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageFailure(f"{path}: can't read it ({e})") from None
+        scenario = read_scenario(path)
+    except OSError as e:
+        raise UsageFailure(f"{path}: can't read it ({e.strerror or e})") from None
     except DecodeError as e:
         raise UsageFailure(f"{path}: not a scenario: {e}") from None
+    except InvalidScenario as e:
+        raise UsageFailure(f"{path}: the scenario is not a legal game position: {e}") from None
+    except ValueError as e:  # not a regular file, too big, not UTF-8
+        raise UsageFailure(f"{path}: can't read it ({e})") from None
     name = args.property or property_of(path)
     if name not in REGISTRY and name != COMPARISON:
         raise UsageFailure(
@@ -46,13 +52,16 @@ def replay(args: argparse.Namespace) -> int:
     if missing:
         raise UsageFailure(f"{engine.name} can't play {path}: needs {needs_text(missing, engine)}")
 
-    print(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
-    expected = play(ReferenceEngine(), scenario, args.engine_timeout)
+    _say(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
+    try:
+        expected = play(ReferenceEngine(), scenario, args.engine_timeout)
+    except EngineError as e:
+        raise UsageFailure(f"{path}: the reference engine can't play it: {e}") from None
     title = name if name == COMPARISON else f"{name} ({', '.join(REGISTRY[name].rules)})"
     try:
         observed = play(engine, scenario, args.engine_timeout)
     except EngineError as e:
-        print(f"{title}: ENGINE ERROR\n  {e}")
+        _say(f"{title}: ENGINE ERROR\n  {cut(str(e))}")
         return 1
     if name == COMPARISON:
         failed = _agreement_verdict(title, expected, observed)
@@ -63,24 +72,29 @@ def replay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _say(text: str) -> None:
+    """Print text that may hold what the engine showed, minus terminal escapes."""
+    print(for_terminal(text))
+
+
 def _verdict(title: str, check: object, trace: Trace) -> bool:
     try:
         check(trace)  # type: ignore[operator]
     except Violation as v:
-        print(f"{title}: FAILS, {v.rule} {v.where}")
-        print(f"  expected (the rule): {v.expected}")
-        print(f"  observed (the engine): {v.observed}")
+        _say(f"{title}: FAILS, {v.rule} {v.where}")
+        _say(f"  expected (the rule): {v.expected}")
+        _say(f"  observed (the engine): {v.observed}")
         return True
-    print(f"{title}: passes on this engine now")
+    _say(f"{title}: passes on this engine now")
     return False
 
 
 def _agreement_verdict(title: str, expected: Trace, observed: Trace) -> bool:
     found = first_disagreement(expected, observed)
     if found is None:
-        print(f"{title}: agrees with the reference engine now")
+        _say(f"{title}: agrees with the reference engine now")
         return False
-    print(f"{title}: DISAGREES {found}")
+    _say(f"{title}: DISAGREES {found}")
     return True
 
 
@@ -92,11 +106,11 @@ def _side_by_side(expected: Trace, observed: Trace, engine: str) -> None:
     for title, e_obs, o_obs in pairs:
         diff = differences(e_obs, o_obs)
         mark = "DIFFERS" if diff else "same"
-        print(f"{title}: {mark}")
-        print(f"  {'reference (expected)':<{width}} | {engine} (observed)")
+        _say(f"{title}: {mark}")
+        _say(f"  {'reference (expected)':<{width}} | {engine} (observed)")
         for left, right in zip_longest(_lines(e_obs), _lines(o_obs), fillvalue=""):
             sign = "≠" if left != right else " "
-            print(f"{sign} {left[:width]:<{width}} | {right[:width]}")
+            _say(f"{sign} {left[:width]:<{width}} | {right[:width]}")
 
 
 def _lines(obs: Observation) -> list[str]:

@@ -10,12 +10,14 @@ pytest-xdist sends back from its workers, so `-n auto` changes nothing here.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any, TextIO
 
 from conformance.corpus import result_of
 from conformance.differential import COMPARISON
+from conformance.escaping import cut, for_terminal
 from conformance.results import PropertyResult, Status
 
 _PROPERTY_ITEM = re.compile(r"test_property\[(?P<name>.+)\]$")
@@ -34,11 +36,12 @@ class RunWatcher:
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.when == "call" or (report.when == "setup" and not report.passed):
-            result = self._result(report)
+            result = self.result(report)
             if result is not None:
-                self._record(result)
+                self.record(result)
 
-    def _result(self, report: Any) -> PropertyResult | None:
+    def result(self, report: Any) -> PropertyResult | None:
+        """The result a test report carries, or stands for."""
         recorded = result_of(report.user_properties)
         if recorded is not None:
             return recorded
@@ -53,17 +56,20 @@ class RunWatcher:
             # A property that failed without recording its result failed in
             # setup (the engine could not be started), not on a rule.
             status = "fail" if name == COMPARISON else "engine-error"
-        message = "" if report.passed else report.longreprtext.strip()
+        message = "" if report.passed else cut(report.longreprtext.strip())
         duration = float(getattr(report, "duration", 0.0))
         return PropertyResult(name, self.planned[name], status, message=message, duration=duration)
 
-    def _record(self, result: PropertyResult) -> None:
+    def record(self, result: PropertyResult) -> None:
+        # Messages quote the engine, which can say a megabyte.
+        result = dataclasses.replace(result, message=cut(result.message))
         self.results.append(result)
         if result.status in ("fail", "engine-error", "not-exercised"):
             rules = ", ".join(result.rules) or "comparison with the reference engine"
             first = result.message.splitlines()[0] if result.message else ""
             self._clear()
-            self.stream.write(f"{result.status.upper()} {result.property} ({rules}): {first}\n")
+            line = f"{result.status.upper()} {result.property} ({rules}): {first}"
+            self.stream.write(for_terminal(cut(line, 400)) + "\n")
         self._draw()
 
     def progress(self) -> str:

@@ -1,31 +1,52 @@
-"""Properties of attachments: Auras, Equipment and Fortifications follow
-their host (702.26g–j, 704.5m, 704.5n, R2017-auras, R2017-attached)."""
+"""Properties of attachments: Auras, Equipment and Fortifications phase out
+and in with their host (702.26g, 702.26h, 702.26j, R2017-attached); what
+becomes of one whose host is gone is in `unattached`.
+
+Where the rules leave the outcome open, every outcome they allow passes
+(docs/readings.md): a directly phased-out attachment phasing in while its
+host is phased out (reading A), an indirectly phased-out Aura whose host
+left the game (reading B), state-based actions after a Concede (704.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
+from conformance.properties.effects import Out, phased_out_history, sba_may_wait
 from conformance.properties.history import view, was_in_went_out, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
-from conformance.running import Trace
+from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.strategies import scenarios
+from conformance.strategies import plans, scenarios
 
 _ATTACHMENTS = ("creature", "land", "aura", "equipment", "fortification")
-_PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll)
+#: A creature with an Equipment on it and an Aura on that (a chain two
+#: levels deep), so that every scenario has something attached.
+LEAD = ("creature", "equipment", "aura")
+#: Phasing, "phases out until" (610.4) and destruction: hosts leave while
+#: attachments are out, and attachments wait on a host that waits itself.
+_PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destroy)
 
 
 def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
-    """Hosts and what is attached to them, and the actions that phase them."""
-    return scenarios(caps, kinds=_PHASING, permanent_kinds=_ATTACHMENTS, min_actions=1)
+    """Hosts and what is attached to them, chains included, and the actions
+    that phase them or make them leave."""
+    return plans.planned_scenarios(
+        caps,
+        plans.host_phases_out_and_in,
+        kinds=_PHASING,
+        permanent_kinds=_ATTACHMENTS,
+        max_actions=5,
+        chains=True,
+        lead=LEAD,
+    )
 
 
-def _attachment_kinds(scenario: Scenario) -> dict[str, str]:
+def attachment_kinds(scenario: Scenario) -> dict[str, str]:
     return {p.id: p.attachment for p in scenario.setup.permanents if p.attachment}
 
 
@@ -33,16 +54,36 @@ def _attached(obs: Observation, host: str) -> list[PermanentView]:
     return [p for p in obs.permanents if p.on_battlefield and p.attached_to == host]
 
 
+def history_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, Out], dict[str, Out]]]:
+    """Each step k (from 1) with how permanents were phased out before and
+    after it, from the scenario's history (`phased_out_history`)."""
+    history = phased_out_history(trace)
+    for k, step in enumerate(trace.steps, 1):
+        yield k, step, history[k - 1], history[k]
+
+
+def _went_out_with_host(trace: Trace) -> bool:
+    """702.26g: a permanent phased out and the engine showed an attachment
+    that was phased in on it phased out with it."""
+    return any(
+        was_in_went_out(step, host.id) and was_in_went_out(step, b.id)
+        for step in trace.steps
+        for host in step.before.permanents
+        for b in _attached(step.before, host.id)
+    )
+
+
 @rule_property(
     "702.26g",
     needs={C.AURAS},
     scenarios=_phasing_hosts,
+    exercised=_went_out_with_host,
 )
 def attachments_phase_out_with_their_host(trace: Trace) -> None:
     """What is attached to a permanent that phases out phases out with it,
     indirectly; an indirectly phased-out permanent is never in while its
     host is out."""
-    for step in trace.steps:
+    for k, step, before, _after in history_steps(trace):
         for host in step.before.permanents:
             if not was_in_went_out(step, host.id):
                 continue
@@ -56,27 +97,60 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
                         "phased out indirectly with its host",
                         f"phased out={c.phased_out}, cause={c.cause}",
                     )
-        for b in step.before.permanents:
-            c = view(step.after, b.id)
-            host_after = view(step.after, b.attached_to) if isinstance(b.attached_to, str) else None
-            if b.phased_out and b.cause == "indirect" and host_after and host_after.phased_out:
+        for pid, out in before.items():
+            c = view(step.after, pid)
+            host_after = view(step.after, out.host) if isinstance(out.host, str) else None
+            # An indirectly phased-out permanent whose host left (the game,
+            # with its owner) is reading B of docs/readings.md: any outcome.
+            if out.cause == "indirect" and host_after is not None and host_after.phased_out:
                 expect(
                     c is not None and c.on_battlefield and c.phased_out,
                     "702.26g",
-                    f"{where(trace, step)}, {b.id}",
-                    f"still phased out with its host {b.attached_to}",
+                    f"{where(trace, step)}, {pid}",
+                    f"still phased out with its host {out.host}",
                     "phased in" if c is not None and c.on_battlefield else "gone",
                 )
+        waits = sba_may_wait(trace, k)
         for c in step.after.permanents:
-            if c.phased_in and isinstance(c.attached_to, str):
-                host_view = view(step.after, c.attached_to)
-                expect(
-                    host_view is not None and host_view.phased_in,
-                    "702.26g",
-                    f"{where(trace, step)}, {c.id}",
-                    f"phased in only with its host {c.attached_to}",
-                    "phased in, attached to a phased-out or missing host",
-                )
+            if not (c.phased_in and isinstance(c.attached_to, str)):
+                continue
+            host_view = view(step.after, c.attached_to)
+            out = before.get(c.id)
+            # Where state-based actions may not have been checked yet (704.3),
+            # it may still be attached to a host that left, or (reading A) to
+            # a phased-out host it phased in onto, having phased out directly.
+            if waits and (
+                host_view is None
+                or not host_view.on_battlefield
+                or (out is not None and out.cause == "direct")
+            ):
+                continue
+            expect(
+                host_view is not None and host_view.phased_in,
+                "702.26g",
+                f"{where(trace, step)}, {c.id}",
+                f"phased in only with its host {c.attached_to}",
+                "phased in, attached to a phased-out or missing host",
+            )
+
+
+def _came_back_with_host(trace: Trace) -> bool:
+    """R2017-attached: a permanent phased in and an attachment that had
+    phased out with it (by the scenario's history) phased in with it,
+    attached to it."""
+    for _, step, before, _after in history_steps(trace):
+        for pid, out in before.items():
+            c = view(step.after, pid)
+            if (
+                out.cause == "indirect"
+                and isinstance(out.host, str)
+                and was_out_came_in(step, out.host)
+                and c is not None
+                and c.phased_in
+                and c.attached_to == out.host
+            ):
+                return True
+    return False
 
 
 @rule_property(
@@ -84,24 +158,44 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
     "702.26g",
     needs={C.AURAS},
     scenarios=_phasing_hosts,
+    exercised=_came_back_with_host,
 )
 def attachments_return_with_their_host(trace: Trace) -> None:
     """What phased out indirectly with its host phases in with it, still
     attached to it."""
-    for step in trace.steps:
-        for host in step.after.permanents:
-            if not was_out_came_in(step, host.id):
+    for _, step, before, _after in history_steps(trace):
+        for pid, out in before.items():
+            host, c = out.host, view(step.after, pid)
+            if out.cause != "indirect" or not isinstance(host, str) or c is None:
                 continue
-            for b in _attached(step.before, host.id):
-                c = view(step.after, b.id)
-                if b.phased_out and b.cause == "indirect" and c is not None:
-                    expect(
-                        c.phased_in and c.attached_to == host.id,
-                        "R2017-attached",
-                        f"{where(trace, step)}, {b.id} with host {host.id}",
-                        f"phased in, attached to {host.id}",
-                        f"{c.zone}, phased out={c.phased_out}, attached to {c.attached_to}",
-                    )
+            if was_out_came_in(step, host):
+                expect(
+                    c.phased_in and c.attached_to == host,
+                    "R2017-attached",
+                    f"{where(trace, step)}, {pid} with host {host}",
+                    f"phased in, attached to {host}",
+                    f"{c.zone}, phased out={c.phased_out}, attached to {c.attached_to}",
+                )
+
+
+def _host_left_direct_one_out(trace: Trace) -> bool:
+    """702.26g, 702.26b: a permanent phased out while an attachment on it was
+    already phased out directly, and the engine showed that attachment still
+    phased out directly after."""
+    for _, step, before, _after in history_steps(trace):
+        for pid, out in before.items():
+            c = view(step.after, pid)
+            if (
+                out.cause == "direct"
+                and isinstance(out.host, str)
+                and was_in_went_out(step, out.host)
+                and c is not None
+                and c.on_battlefield
+                and c.phased_out
+                and c.cause == "direct"
+            ):
+                return True
+    return False
 
 
 @rule_property(
@@ -109,6 +203,7 @@ def attachments_return_with_their_host(trace: Trace) -> None:
     "702.26b",
     needs={C.AURAS},
     scenarios=_phasing_hosts,
+    exercised=_host_left_direct_one_out,
 )
 def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
     """A phased-out permanent is treated as though it doesn't exist (702.26b),
@@ -132,6 +227,36 @@ def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
                 )
 
 
+def _would_phase_out_directly(trace: Trace, step: Step, pid: str) -> bool:
+    """Whether `pid` had its own reason to phase out in `step`: a target of
+    PhaseOut, controlled by the player of a PhaseOutAll, or with phasing at
+    its controller's untap step (702.26a)."""
+    x, b = step.action, view(step.before, pid)
+    if b is None:
+        return False
+    if isinstance(x, a.PhaseOut):
+        return pid in x.targets
+    if isinstance(x, a.PhaseOutAll):
+        return b.controller == x.player
+    if isinstance(x, a.PassTurn):
+        setup = {p.id: p.phasing for p in trace.scenario.setup.permanents}
+        return setup.get(pid, 0) > 0 and b.controller == step.after.active
+    return False
+
+
+def _phased_out_both_ways(trace: Trace) -> bool:
+    """702.26h: an attachment with its own reason to phase out (targeted,
+    phasing, Teferi's Protection) phased out in the same event as its host."""
+    return any(
+        isinstance(c.attached_to, str)
+        and was_in_went_out(step, c.id)
+        and was_in_went_out(step, c.attached_to)
+        and _would_phase_out_directly(trace, step, c.id)
+        for step in trace.steps
+        for c in step.before.permanents
+    )
+
+
 @rule_property(
     "702.26h",
     needs={C.AURAS},
@@ -141,7 +266,10 @@ def phased_out_permanents_keep_how_they_phased_out(trace: Trace) -> None:
         permanent_kinds=("creature", "aura", "equipment"),
         min_actions=1,
         phased_out=False,
+        chains=True,
+        lead=LEAD,
     ),
+    exercised=_phased_out_both_ways,
 )
 def phasing_out_both_ways_is_indirect(trace: Trace) -> None:
     """An attachment that phases out in the same event as its host — even
@@ -164,68 +292,44 @@ def phasing_out_both_ways_is_indirect(trace: Trace) -> None:
                 )
 
 
-@rule_property(
-    "702.26i",
-    "R2017-auras",
-    needs={C.AURAS, C.TARGETING, C.DESTROY},
-    scenarios=lambda caps: scenarios(
-        caps,
-        kinds=(a.PassTurn, a.PhaseOut, a.DestroyAll),
-        permanent_kinds=("creature", "aura", "equipment"),
-        min_actions=2,
-    ),
-)
-def directly_phased_out_attachments_find_their_host(trace: Trace) -> None:
-    """An attachment that phased out on its own phases in attached to the
-    same object if it is still there; otherwise it phases in unattached, and
-    an unattached Aura then goes to the graveyard (704.5m)."""
-    kinds = _attachment_kinds(trace.scenario)
-    hosts: dict[str, str | int] = {}
-    for step in trace.steps:
-        for b in step.before.permanents:
-            c = view(step.after, b.id)
-            if c is None or b.id not in kinds:
-                continue
-            if b.phased_out and b.cause == "direct" and b.attached_to is not None:
-                hosts.setdefault(b.id, b.attached_to)
-            if not (b.phased_out and b.on_battlefield and b.cause == "direct"):
-                continue
-            if not (c.phased_in or not c.on_battlefield) or b.id not in hosts:
-                continue
-            host = hosts.pop(b.id)
-            at = f"{where(trace, step)}, {kinds[b.id]} {b.id} (was on {host})"
-            there = _host_there(step.after, host)
-            if there:
-                expect(
-                    c.phased_in and c.attached_to == host,
-                    "702.26i",
-                    at,
-                    f"phased in attached to {host}",
-                    f"{c.zone}, attached to {c.attached_to}",
-                )
-            elif kinds[b.id] == "aura":
-                expect(
-                    not c.on_battlefield,
-                    "702.26i",
-                    at,
-                    f"phased in unattached ({host} is gone), then put into the graveyard",
-                    f"{c.zone}, attached to {c.attached_to}",
-                )
-            else:
-                expect(
-                    c.phased_in and c.attached_to is None,
-                    "702.26i",
-                    at,
-                    f"phased in unattached ({host} is gone) and stays",
-                    f"{c.zone}, attached to {c.attached_to}",
-                )
+def in_game(obs: Observation, player: int) -> bool:
+    return 0 <= player < len(obs.players) and obs.players[player].in_game
 
 
-def _host_there(obs: Observation, host: str | int) -> bool:
+def host_there(obs: Observation, host: str | int) -> bool:
     if isinstance(host, int):
-        return 0 <= host < len(obs.players) and obs.players[host].in_game
+        return in_game(obs, host)
     v = view(obs, host)
     return v is not None and v.phased_in
+
+
+def _unattached_by_sba(trace: Trace, k: int, pid: str) -> bool:
+    """Reading A (docs/readings.md): `pid` phased in at step k, directly
+    phased out from a host that is phased out: read literally, 702.26i
+    attaches it (the host is on the battlefield), then 704.5m/n unattaches
+    it, which is not phasing (702.26j), so it may trigger."""
+    out = phased_out_history(trace)[k - 1].get(pid)
+    if out is None or out.cause != "direct" or not isinstance(out.host, str):
+        return False
+    host = view(trace.steps[k - 1].after, out.host)
+    return host is not None and host.on_battlefield and host.phased_out
+
+
+def _attach_triggers_while_phasing(trace: Trace) -> bool:
+    """702.26j: an attachment with a "becomes attached" or "becomes
+    unattached" ability phased out or in, in a trace where the engine shows
+    triggered abilities triggering."""
+    watched = {
+        p.id
+        for p in trace.scenario.setup.permanents
+        if {"attached", "unattached"} & set(p.abilities)
+    }
+    triggers = any(e.kind == "trigger" for s in trace.steps for e in s.after.events)
+    return triggers and any(
+        was_in_went_out(step, pid) or was_out_came_in(step, pid)
+        for step in trace.steps
+        for pid in watched
+    )
 
 
 @rule_property(
@@ -233,19 +337,25 @@ def _host_there(obs: Observation, host: str | int) -> bool:
     needs={C.TRIGGERS, C.AURAS},
     scenarios=lambda caps: scenarios(
         caps,
-        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
+        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy, a.PhaseOutUntil),
         permanent_kinds=_ATTACHMENTS,
         min_actions=1,
+        chains=True,
+        lead=LEAD,
     ),
+    exercised=_attach_triggers_while_phasing,
 )
 def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
     """Phasing in or out never makes anything become attached or unattached:
     no attach events and no "becomes (un)attached" triggers for what phased."""
-    for step in trace.steps:
+    for k, step in enumerate(trace.steps, 1):
         phased = {e.subject for e in step.after.events if e.kind in ("phased_in", "phased_out")}
         for e in step.after.events:
             attach_event = e.kind in ("attached", "unattached")
             attach_trigger = e.kind == "trigger" and e.detail in ("attached", "unattached")
+            unattached = "unattached" in (e.kind, e.detail)
+            if unattached and _unattached_by_sba(trace, k, e.subject):
+                continue
             if e.subject in phased and (attach_event or attach_trigger):
                 expect(
                     False,
@@ -253,62 +363,4 @@ def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
                     f"{where(trace, step)}, {e.subject}",
                     "no attach or unattach event for a permanent that phased",
                     f"{e.kind} {e.detail}".strip(),
-                )
-
-
-@rule_property(
-    "704.5m",
-    needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
-        caps, kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn), permanent_kinds=("creature", "aura")
-    ),
-)
-def no_aura_stays_unattached(trace: Trace) -> None:
-    """After every action, each phased-in Aura is attached to a phased-in
-    permanent or a player in the game (state-based actions)."""
-    auras = {pid for pid, kind in _attachment_kinds(trace.scenario).items() if kind == "aura"}
-    for step in trace.steps:
-        for pid in auras:
-            c = view(step.after, pid)
-            if c is not None and c.phased_in:
-                ok = c.attached_to is not None and _host_there(step.after, c.attached_to)
-                expect(
-                    ok,
-                    "704.5m",
-                    f"{where(trace, step)}, Aura {pid}",
-                    "attached to something there, or in the graveyard",
-                    f"on the battlefield attached to {c.attached_to}",
-                )
-
-
-@rule_property(
-    "704.5n",
-    needs={C.EQUIPMENT},
-    scenarios=lambda caps: scenarios(
-        caps,
-        kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy),
-        permanent_kinds=("creature", "equipment"),
-    ),
-)
-def equipment_stays_when_unattached(trace: Trace) -> None:
-    """Equipment and Fortifications whose host is gone become unattached and
-    stay on the battlefield; phased in, they are attached to nothing gone."""
-    kinds = _attachment_kinds(trace.scenario)
-    for step in trace.steps:
-        for pid, kind in kinds.items():
-            if kind == "aura":
-                continue
-            b, c = view(step.before, pid), view(step.after, pid)
-            if b is None or c is None or not b.on_battlefield:
-                continue
-            targeted = isinstance(step.action, a.Destroy) and step.action.target == pid
-            if b.phased_in and not targeted:
-                expect(c.on_battlefield, "704.5n", f"{where(trace, step)}, {pid}", "stays", c.zone)
-            if c.phased_in and c.attached_to is not None:
-                expect(
-                    _host_there(step.after, c.attached_to),
-                    "704.5n",
-                    f"{where(trace, step)}, {kind} {pid}",
-                    "attached to a permanent that is there, or unattached",
-                    f"attached to {c.attached_to}",
                 )

@@ -1,8 +1,8 @@
 """Properties of durations across phasing: effects that end while a
 permanent is phased out stay ended; "for as long as" effects end when what
-they track phases out, and never start if it is out; control lost while out;
-"phases out until" (702.26f, 611.2b, 610.4, R2017-for-as-long-as,
-R2017-control, R2017-until-leaves)."""
+they track phases out, and never start if it is out; control lost while out
+(702.26f, 611.2b, R2017-for-as-long-as, R2017-control). "Phases out until"
+is in `until`."""
 
 from __future__ import annotations
 
@@ -18,18 +18,18 @@ from conformance.properties.effects import (
     expected_pt,
     focus,
     observations,
+    phased_out_history,
     phased_out_under,
+    skipped_untap_steps,
 )
 from conformance.properties.history import (
     owners,
-    skips_untap,
     untap_steps,
-    until_waiting,
     view,
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.strategies import scenarios
+from conformance.strategies import plans
 
 _CONTROL = (
     C.CONTROL_CHANGE,
@@ -41,11 +41,35 @@ _CONTROL = (
 _AS_LONG_AS = {C.CONTROL_CHANGE, C.TARGETING, C.CONTROL_AS_LONG_AS}
 
 
+def _boost_ended_while_out(trace: Trace) -> bool:
+    """702.26f: a boost on a creature ended while it was phased out, and the
+    engine showed the creature back, phased in, with its power and
+    toughness."""
+    obs = observations(trace)
+    for e, end in boosts(trace):
+        for pid in e.targets:
+            if end is None or end == 0 or not _out(view(obs[end - 1], pid)):
+                continue
+            for k in range(end, len(obs)):
+                v = view(obs[k], pid)
+                if v is None or not v.on_battlefield:
+                    break
+                if v.phased_in and v.power is not None and expected_pt(trace, k, pid):
+                    return True
+    return False
+
+
+def _out(v: PermanentView | None) -> bool:
+    return v is not None and v.on_battlefield and v.phased_out
+
+
 @rule_property(
     "702.26f",
     needs={C.PT_BOOST},
-    scenarios=lambda caps: scenarios(
+    exercised=_boost_ended_while_out,
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, C.PT_BOOST, C.COUNTERS, C.TARGETING),
+        plans.boost_then_phase_out,
         kinds=(a.PassTurn, a.PhaseOut),
         min_actions=1,
         max_actions=4,
@@ -96,12 +120,32 @@ def _tracks_phasing(trace: Trace, g: Grant) -> bool:
     )
 
 
+def _control_ended_as_x_phased_out(trace: Trace) -> bool:
+    """R2017-for-as-long-as: the engine showed a player's control "for as
+    long as you control X" end as X phased out."""
+    obs = observations(trace)
+    for g in control_grants(trace):
+        if g.end is None or g.end == 0 or not _tracks_phasing(trace, g):
+            continue
+        b, c = view(obs[g.end - 1], g.target), view(obs[g.end], g.target)
+        if (
+            b is not None
+            and c is not None
+            and b.controller == g.player
+            and c.on_battlefield
+            and c.controller not in (None, g.player)
+        ):
+            return True
+    return False
+
+
 @rule_property(
     "R2017-for-as-long-as",
     "702.26f",
     needs=_AS_LONG_AS,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
+        plans.control_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=2,
         max_actions=5,
@@ -109,6 +153,7 @@ def _tracks_phasing(trace: Trace, g: Grant) -> bool:
         max_permanents=3,
         phased_out=False,
     ),
+    exercised=_control_ended_as_x_phased_out,
 )
 def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
     """ "Gain control of T for as long as you control X" ends when X phases
@@ -143,11 +188,31 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
                 )
 
 
+def _never_started(trace: Trace) -> bool:
+    """611.2b: a "gain control for as long as you control X" resolved with X
+    phased out and the target stayed with its controller, in a trace where
+    the engine shows another GainControl changing a controller."""
+    never = changed = False
+    for step in trace.steps:
+        x = step.action
+        b = view(step.before, x.target) if isinstance(x, a.GainControl) else None
+        c = view(step.after, x.target) if isinstance(x, a.GainControl) else None
+        if not isinstance(x, a.GainControl) or step.after.refused is not None or not (b and c):
+            continue
+        anchor = view(step.before, x.duration.of) if x.duration.of is not None else None
+        if _out(anchor) and c.controller == b.controller:
+            never = True
+        elif c.controller != b.controller:
+            changed = True
+    return never and changed
+
+
 @rule_property(
     "611.2b",
     needs=_AS_LONG_AS,
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
+        plans.control_as_long_as_x_out,
         kinds=(a.PhaseOut, a.GainControl),
         min_actions=2,
         max_actions=4,
@@ -156,6 +221,7 @@ def control_for_as_long_as_ends_when_x_phases_out(trace: Trace) -> None:
         phased_out=False,
         effects=False,
     ),
+    exercised=_never_started,
 )
 def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
     """ "Gain control of T for as long as you control X" does nothing if, as
@@ -180,38 +246,28 @@ def for_as_long_as_that_never_starts_does_nothing(trace: Trace) -> None:
             )
 
 
-@rule_property(
-    "R2017-control",
-    needs={C.CONTROL_CHANGE},
-    scenarios=lambda caps: scenarios(
-        focus(caps, *_CONTROL),
-        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
-        min_actions=2,
-        max_actions=5,
-        min_permanents=1,
-        max_permanents=3,
-        permanent_kinds=("creature", "artifact"),
-    ),
-)
-def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace) -> None:
-    """If the control effect on a phased-out permanent ends while it is out,
-    it still phases in at the untap step of the player it phased out under,
-    not its owner's, and then under its owner's control."""
-    if skips_untap(trace.scenario):
-        return
+def _lost_control(trace: Trace) -> Iterator[tuple[Step, int, PermanentView, PermanentView, int]]:
+    """Each untap step (with its player) and each permanent phased out
+    directly (by the scenario's history) and not "until" anything, under a
+    player other than its owner, whose claims to it all ended while it was
+    out: its views before and after, and that player."""
     grants = control_grants(trace)
     unders = phased_out_under(trace)
+    history = phased_out_history(trace)
     owner = owners(trace.scenario)
-    waiting = until_waiting(trace.scenario)
+    skipped = skipped_untap_steps(trace)
     for step, player in untap_steps(trace):
         i = trace.steps.index(step)
+        if i in skipped:
+            continue  # 702.26m: a skipped untap step has no phasing event
         for b in step.before.permanents:
             c = view(step.after, b.id)
-            under = unders[i].get(b.id)
+            under, out = unders[i].get(b.id), history[i].get(b.id)
             if (
                 c is None
-                or not (b.on_battlefield and b.phased_out and b.cause == "direct")
-                or b.id in waiting
+                or out is None
+                or out.cause != "direct"
+                or out.until is not None  # 610.4: it waits for its source instead
                 or under is None
                 or owner.get(b.id) in (None, under)
                 or not step.after.player(under).in_game
@@ -221,98 +277,50 @@ def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace)
             claims = [g for g in grants if g.target == b.id]
             if any(g.player != under or g.in_force(i + 1) for g in claims):
                 continue
-            at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
-            if player == under:
-                ok, wanted = c.phased_in and c.controller == owner[b.id], "phases in"
-            else:
-                ok, wanted = c.phased_out, f"stays out until player {under}'s untap step"
-            expect(
-                ok,
-                "R2017-control",
-                at,
-                f"{wanted}, then under its owner, player {owner[b.id]}",
-                f"phased out={c.phased_out}, controller {c.controller}",
-            )
+            yield step, player, b, c, under
 
 
-def _waiting(trace: Trace) -> Iterator[tuple[Step, str, str, PermanentView, PermanentView | None]]:
-    """Each step, with each permanent phased out "until S leaves" (610.4)
-    as it ends: the permanent's id, S, and their views after the step. A
-    permanent is followed until S has left or it is gone."""
-    waiting = {
-        p.id: p.phased_out.until
-        for p in trace.scenario.setup.permanents
-        if p.phased_out is not None and p.phased_out.until is not None
-    }
-    for step in trace.steps:
-        x = step.action
-        if isinstance(x, a.PhaseOutUntil) and step.after.refused is None:
-            target = view(step.after, x.target)
-            if target is not None and target.phased_out:
-                waiting[x.target] = x.source
-        for pid, source in list(waiting.items()):
-            c, s = view(step.after, pid), view(step.after, source)
-            if c is None or not c.on_battlefield:
-                del waiting[pid]
-                continue
-            yield step, pid, source, c, s
-            if s is None or not s.on_battlefield:
-                del waiting[pid]
-
-
-_UNTIL = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
+def _phased_in_under_owner(trace: Trace) -> bool:
+    """R2017-control: a permanent whose control effect ended while it was
+    phased out phased in at the untap step of the player it phased out
+    under, and the engine showed it under its owner's control."""
+    owner = owners(trace.scenario)
+    return any(
+        player == under and c.phased_in and c.controller == owner[b.id]
+        for _, player, b, c, under in _lost_control(trace)
+    )
 
 
 @rule_property(
-    "610.4",
-    needs=_UNTIL,
-    scenarios=lambda caps: scenarios(
-        focus(caps, *_UNTIL),
-        kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
+    "R2017-control",
+    needs={C.CONTROL_CHANGE},
+    scenarios=lambda caps: plans.planned_scenarios(
+        focus(caps, *_CONTROL),
+        plans.control_ends_while_out,
+        kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
         min_actions=2,
         max_actions=5,
-        min_permanents=2,
+        min_permanents=1,
         max_permanents=3,
-        permanent_kinds=("creature",),
-        effects=False,
+        permanent_kinds=("creature", "artifact"),
     ),
+    exercised=_phased_in_under_owner,
 )
-def phased_out_until_waits_for_its_source(trace: Trace) -> None:
-    """A permanent that phased out "until S leaves the battlefield" doesn't
-    phase in at untap steps while S is there, and phases in as soon as S
-    leaves."""
-    for step, pid, source, c, s in _waiting(trace):
-        at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
-        if s is not None and s.phased_in:
-            expect(c.phased_out, "610.4", at, f"stays out: {source} is there", "phased in")
-        elif s is None or not s.on_battlefield:
-            expect(c.phased_in, "610.4", at, f"phases in as {source} leaves", "still phased out")
-
-
-@rule_property(
-    "R2017-until-leaves",
-    needs=_UNTIL,
-    scenarios=lambda caps: scenarios(
-        focus(caps, *_UNTIL),
-        kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
-        min_actions=2,
-        max_actions=5,
-        min_permanents=2,
-        max_permanents=3,
-        permanent_kinds=("creature",),
-        phased_out=False,
-        effects=False,
-    ),
-)
-def source_phasing_out_is_not_leaving(trace: Trace) -> None:
-    """The source of "phases out until this leaves the battlefield" phasing
-    out is not leaving: what it phased out stays out."""
-    for step, pid, source, c, s in _waiting(trace):
-        if s is not None and s.on_battlefield and s.phased_out:
-            expect(
-                c.phased_out,
-                "R2017-until-leaves",
-                f"{where(trace, step)}, {pid} (phased out until {source} leaves)",
-                f"stays out: {source} phased out, which is not leaving",
-                "phased in",
-            )
+def lost_control_phases_in_under_owner_at_former_controllers_untap(trace: Trace) -> None:
+    """If the control effect on a phased-out permanent ends while it is out,
+    it still phases in at the untap step of the player it phased out under,
+    not its owner's, and then under its owner's control."""
+    owner = owners(trace.scenario)
+    for step, player, b, c, under in _lost_control(trace):
+        at = f"{where(trace, step)}, {b.id} (phased out under player {under})"
+        if player == under:
+            ok, wanted = c.phased_in and c.controller == owner[b.id], "phases in"
+        else:
+            ok, wanted = c.phased_out, f"stays out until player {under}'s untap step"
+        expect(
+            ok,
+            "R2017-control",
+            at,
+            f"{wanted}, then under its owner, player {owner[b.id]}",
+            f"phased out={c.phased_out}, controller {c.controller}",
+        )

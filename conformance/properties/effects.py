@@ -1,7 +1,7 @@
 """When continuous effects end, worked out from a trace: the control effects
 and boosts of a scenario, and the observation at which each stops applying.
 
-Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4c,
+Durations are the rules' own (514.2, 611.2a, 611.2b, 702.26f, 800.4a,
 800.4m); what they depend on — turns passing, players leaving, a permanent
 being phased in and controlled — is read from the observations, so the
 result holds for any engine that follows the rules.
@@ -9,15 +9,16 @@ result holds for any engine that follows the rules.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.history import owners, view
+from conformance.properties.history import default_controllers, view
 from conformance.running import Trace
-from conformance.setup import BoostEffect, ControlEffect, Duration
+from conformance.setup import BoostEffect, ControlEffect, Duration, SkipUntap
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def effect_end(
     created with `duration` no longer applies: "until end of turn" at the
     next cleanup (514.2); "until your next turn" when the player's turn
     begins or would have begun (611.2a, 800.4m); "for as long as" once its
-    condition fails (611.2b); a control effect when `player` leaves (800.4c)."""
+    condition fails (611.2b); a control effect when `player` leaves (800.4a)."""
     obs = observations(trace)
     for k in range(start, len(obs)):
         if not holds(obs[k], duration, player):
@@ -109,7 +110,7 @@ def control_grants(trace: Trace) -> list[Grant]:
     implicit = [
         ControlEffect(p.id, p.controller)
         for p in setup.permanents
-        if p.controller != p.owner and p.id not in named
+        if p.controller != p.controller_by_default and p.id not in named
     ]
     grants = [
         Grant(e.target, e.controller, e.duration, 0, _end(trace, e, 0))
@@ -129,7 +130,7 @@ def control_grants(trace: Trace) -> list[Grant]:
 
 def controller_as_untap_begins(
     grants: list[Grant],
-    owners: dict[str, int],
+    defaults: dict[str, int],
     before: Observation,
     pid: str,
     k: int,
@@ -142,7 +143,7 @@ def controller_as_untap_begins(
     control X" effect ending in that step still applied then if X was phased
     in and controlled by that player as the step began: only the phasing
     itself can have ended it (702.26f)."""
-    controller = owners.get(pid, 0)
+    controller = defaults.get(pid, 0)
     for g in grants:
         if g.target != pid or not g.in_force(k - 1):
             continue
@@ -159,7 +160,7 @@ def controller_as_untap_begins(
                 x_controller = x_before.controller
             else:
                 x_controller = controller_as_untap_begins(
-                    grants, owners, before, x, k, seen | {pid}
+                    grants, defaults, before, x, k, seen | {pid}
                 )
             if x_controller != g.player:
                 continue
@@ -173,10 +174,10 @@ def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
     (`controller_as_untap_begins`). The observation after the step can't
     say: the phasing itself may end "for as long as" control (702.26f)."""
     grants = control_grants(trace)
-    owner = owners(trace.scenario)
+    default = default_controllers(trace.scenario)
     return {
         k: {
-            p.id: controller_as_untap_begins(grants, owner, step.before, p.id, k)
+            p.id: controller_as_untap_begins(grants, default, step.before, p.id, k)
             for p in step.before.permanents
             if p.on_battlefield
         }
@@ -244,3 +245,86 @@ def expected_pt(trace: Trace, k: int, pid: str) -> tuple[int, int, list[str]] | 
             power, toughness = power + e.power, toughness + e.toughness
             live.append(f"+{e.power}/+{e.toughness} {e.duration.kind} of player {e.controller}")
     return power, toughness, live
+
+
+# How permanents phased out, from the scenario's history rather than from
+# what an engine says about itself.
+
+
+@dataclass(frozen=True)
+class Out:
+    """How a permanent phased out: `cause` "direct" or "indirect"; `host`,
+    what it was attached to as it phased out (702.26i); `until`, the
+    permanent whose leaving phases it in (610.4), if any."""
+
+    cause: str
+    host: str | int | None
+    until: str | None = None
+
+
+def phased_out_history(trace: Trace) -> list[dict[str, Out]]:
+    """For each observation k (0 the initial one): how each permanent then
+    phased out came to be out. From the setup, then for each permanent an
+    action shows going from phased in to phased out: "indirect" if what it
+    was attached to went out in the same action (702.26g, 702.26h), else
+    "direct", "until" the source of a PhaseOutUntil that phased it out
+    directly (610.4)."""
+    current = {
+        p.id: Out(p.phased_out.cause, p.attached_to, p.phased_out.until)
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None
+    }
+    history = [dict(current)]
+    for step in trace.steps:
+        went_out = {
+            q.id
+            for q in step.after.permanents
+            if q.phased_out and q.on_battlefield and _was_phased_in(step.before, q.id)
+        }
+        x = step.action
+        until = x.source if isinstance(x, a.PhaseOutUntil) and step.after.refused is None else None
+        for q in step.after.permanents:
+            if not (q.on_battlefield and q.phased_out):
+                current.pop(q.id, None)
+            elif q.id in went_out:
+                b = view(step.before, q.id)
+                host = b.attached_to if b is not None else None
+                if isinstance(host, str) and host in went_out:
+                    current[q.id] = Out("indirect", host)
+                else:
+                    target = isinstance(x, a.PhaseOutUntil) and x.target == q.id
+                    current[q.id] = Out("direct", host, until if target else None)
+        history.append(dict(current))
+    return history
+
+
+def _was_phased_in(obs: Observation, pid: str) -> bool:
+    b = view(obs, pid)
+    return b is not None and b.phased_in
+
+
+def sba_may_wait(trace: Trace, k: int) -> bool:
+    """Whether observation k may show state-based actions not yet performed:
+    they are checked only when a player would receive priority (704.3), and
+    a player leaving the game (800.4a) moves priority only if they held it.
+    In our scenarios the active player holds it and can't concede, so after
+    a Concede, and after refused actions right behind it (nothing happened,
+    nobody received priority), an engine may not have checked them yet."""
+    for step in reversed(trace.steps[:k]):
+        if step.after.refused is not None:
+            continue
+        return isinstance(step.action, a.Concede)
+    return False
+
+
+def skipped_untap_steps(trace: Trace) -> set[int]:
+    """Indices of the PassTurn steps whose untap step is skipped (702.26m):
+    each SkipUntap of the setup skips that player's next one."""
+    skips = Counter(e.player for e in trace.scenario.setup.effects if isinstance(e, SkipUntap))
+    skipped = set()
+    for i, step in enumerate(trace.steps):
+        player = step.after.active
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None and skips[player]:
+            skips[player] -= 1
+            skipped.add(i)
+    return skipped

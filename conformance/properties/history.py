@@ -40,6 +40,13 @@ def owners(scenario: Scenario) -> dict[str, int]:
     return per_permanent(scenario, lambda p: p.owner, lambda token: token.player)
 
 
+def default_controllers(scenario: Scenario) -> dict[str, int]:
+    """Who controls each permanent when no control effect applies (110.2):
+    the player it entered under, as set up, or the player who created the
+    token (111.2)."""
+    return per_permanent(scenario, lambda p: p.controller_by_default, lambda token: token.player)
+
+
 def abilities(scenario: Scenario, pid: str) -> tuple[Ability, ...]:
     for p in scenario.setup.permanents:
         if p.id == pid:

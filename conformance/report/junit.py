@@ -7,6 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from conformance.escaping import for_xml
 from conformance.report.markdown import described_counterexample
 
 
@@ -39,7 +40,9 @@ def render_junit(report: dict[str, Any]) -> str:
     for prop in props:
         _testcase(suite, prop, engine)
     ET.indent(suites)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+    # ElementTree escapes markup but keeps characters XML 1.0 forbids (an
+    # engine's "\x1b[31m"), which no parser accepts.
+    return for_xml(ET.tostring(suites, encoding="unicode", xml_declaration=True)) + "\n"
 
 
 def _testcase(suite: ET.Element, prop: dict[str, Any], engine: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from conformance.catalog import CATALOG
 from conformance.codec import DecodeError, from_data
 from conformance.describe import describe_scenario
+from conformance.escaping import for_markdown, markdown_code, markdown_fence
 from conformance.scenario import Scenario
 
 #: How each status shows in Markdown: a sign that reads without colour.
@@ -33,15 +34,18 @@ def cell(text: str) -> str:
 
 
 def render_markdown(report: dict[str, Any]) -> str:
-    engine = report["engine"]
+    # What the engine, its adapter or the machine say is escaped: a report
+    # is read in browsers (PR comments, CI pages).
+    engine = {k: for_markdown(str(report["engine"][k])) for k in ("name", "version")}
     summary = report["summary"]
     verdict = "conforms" if summary["conforms"] else "does not conform"
+    host = for_markdown(str(report["machine"]["hostname"]))
     lines = [
         f"# phasecert: {engine['name']} {engine['version']} {verdict}",
         "",
         f"Suite {report['suite']['version']}, rule catalog {report['catalog_version']}, "
         f"profile `{report['profile']}`, seed {_seed(report)}; "
-        f"run {report['started']} to {report['finished']} on {report['machine']['hostname']}.",
+        f"run {report['started']} to {report['finished']} on {host}.",
         "",
         "Properties: " + ", ".join(f"{n} {s}" for s, n in summary["properties"].items() if n) + ".",
         "",
@@ -96,7 +100,7 @@ def _not_exercised(report: dict[str, Any]) -> list[str]:
         lines.append(
             f"| {prop['name']} | {', '.join(prop['rules'])} | "
             f"{prop['exercised']} / {prop['examples']} | {prop['refusals']} | "
-            f"{cell(prop['message'])} |"
+            f"{for_markdown(prop['message'])} |"
         )
     return lines
 
@@ -123,7 +127,7 @@ def _not_applicable(report: dict[str, Any]) -> list[str]:
         props = ", ".join(skipped.get(capability, [])) or (
             "none as a whole; scenarios needing it are not generated"
         )
-        why = cell(reasons.get(capability, "(no reason given)"))
+        why = for_markdown(reasons.get(capability, "(no reason given)"))
         lines.append(f"| {capability} | {why} | {props} |")
     return lines
 
@@ -149,29 +153,31 @@ def _failure_section(prop: dict[str, Any]) -> list[str]:
     if prop["rules"]:
         lines.append("")
     if failure["where"]:
-        lines.append(f"- **Where:** {failure['where']}")
+        lines.append(f"- **Where:** {for_markdown(failure['where'])}")
     lines += [
-        f"- **Expected:** {failure['expected']}",
-        f"- **The engine did:** {failure['observed']}",
+        f"- **Expected:** {for_markdown(failure['expected'])}",
+        f"- **The engine did:** {for_markdown(failure['observed'])}",
     ]
     if failure["replay"]:
-        lines.append(f"- **Replay:** `{failure['replay']}`")
+        lines.append(f"- **Replay:** {markdown_code(failure['replay'])}")
     if failure["scenario"] is not None:
+        told = described_counterexample(failure["scenario"])
+        data = json.dumps(failure["scenario"], indent=2)
         lines += [
             "",
             "Minimal counterexample:",
             "",
-            "```text",
-            described_counterexample(failure["scenario"]),
+            markdown_fence(told) + "text",
+            told,
         ]
         lines += [
-            "```",
+            markdown_fence(told),
             "",
             "<details><summary>Scenario JSON</summary>",
             "",
-            "```json",
-            json.dumps(failure["scenario"], indent=2),
-            "```",
+            markdown_fence(data) + "json",
+            data,
+            markdown_fence(data),
             "",
             "</details>",
         ]

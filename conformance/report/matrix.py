@@ -4,14 +4,15 @@ failing cell leads to its counterexample."""
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from conformance.catalog import CATALOG
 from conformance.differential import COMPARISON
+from conformance.escaping import for_html, for_markdown
 from conformance.report.markdown import BADGES, anchor
 
 _COLOURS = {
@@ -73,6 +74,7 @@ def _read_column(path: Path) -> Column | None:
             isinstance(data["engine"]["name"], str)
             and isinstance(data["rules"], list)
             and isinstance(data["properties"], list)
+            and all(e["status"] in BADGES for e in [*data["rules"], *data["properties"]])
         ):
             return None
     except (OSError, ValueError, KeyError, TypeError):
@@ -90,7 +92,9 @@ def _rule_ids(columns: list[Column]) -> list[str]:
 def render_index_md(columns: list[Column]) -> str:
     if not columns:
         return "# phasecert results\n\nNo reports yet.\n"
-    head = " | ".join(f"[{c.engine}]({c.directory}/report.md)" for c in columns)
+    head = " | ".join(
+        f"[{for_markdown(c.engine)}]({_href(c.directory)}/report.md)" for c in columns
+    )
     lines = [
         "# phasecert results",
         "",
@@ -102,16 +106,21 @@ def render_index_md(columns: list[Column]) -> str:
         for column in columns:
             rule = column.rule(rule_id)
             cells.append(
-                "—" if rule is None else f"[{BADGES[rule['status']]}]({column.link(rule)})"
+                "—" if rule is None else f"[{BADGES[rule['status']]}]({_href(column.link(rule))})"
             )
-        lines.append(f"| {rule_id} | " + " | ".join(cells) + " |")
+        lines.append(f"| {for_markdown(rule_id)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
+def _href(path: str) -> str:
+    """A relative link to `path`, whatever characters its directory has."""
+    return quote(path, safe="/#")
+
+
 def render_index_html(columns: list[Column]) -> str:
-    esc = html.escape
+    esc = for_html
     head = "".join(
-        f'<th scope="col"><a href="{esc(c.directory)}/report.md">{esc(c.engine)}</a>'
+        f'<th scope="col"><a href="{esc(_href(c.directory))}/report.md">{esc(c.engine)}</a>'
         f"<br><small>{esc(str(c.report['engine']['version']))}</small></th>"
         for c in columns
     )
@@ -128,7 +137,7 @@ def render_index_html(columns: list[Column]) -> str:
                 continue
             status = rule["status"]
             cells.append(
-                f'<td class="{status}"><a href="{esc(column.link(rule))}">'
+                f'<td class="{status}"><a href="{esc(_href(column.link(rule)))}">'
                 f"{esc(status.replace('-', ' '))}</a></td>"
             )
         rows.append(

@@ -11,12 +11,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conformance.atomic import write_text_atomically
+from conformance.atomic import write_files_atomically
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.matrix import load_columns, render_index_html, render_index_md
 
 REPORT_FILES = ("report.json", "report.md", "junit.xml")
+INDEX_FILES = ("index.html", "index.md")
 
 
 def engine_directory(engine: str) -> str:
@@ -29,20 +30,20 @@ def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
     """Write report.json, report.md and junit.xml into `out`, then the
     matrix of every report in `out`'s parent."""
     texts = {
-        "report.json": json.dumps(report, indent=2, ensure_ascii=False) + "\n",
-        "report.md": render_markdown(report),
-        "junit.xml": render_junit(report),
+        out / "report.json": json.dumps(report, indent=2, ensure_ascii=False) + "\n",
+        out / "report.md": render_markdown(report),
+        out / "junit.xml": render_junit(report),
     }
-    written = []
-    for name, text in texts.items():
-        write_text_atomically(out / name, text)
-        written.append(out / name)
-    return written + write_index(out.parent)
+    write_files_atomically(texts)
+    return [*texts, *write_index(out.parent)]
 
 
 def write_index(root: Path) -> list[Path]:
     """Write index.html and index.md for the reports under `root`."""
     columns = load_columns(root)
-    write_text_atomically(root / "index.html", render_index_html(columns))
-    write_text_atomically(root / "index.md", render_index_md(columns))
-    return [root / "index.html", root / "index.md"]
+    texts = {
+        root / "index.html": render_index_html(columns),
+        root / "index.md": render_index_md(columns),
+    }
+    write_files_atomically(texts)
+    return list(texts)

@@ -11,12 +11,15 @@ actions played from them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 
+from conformance import actions as a
+from conformance.capabilities import Capability as C
 from conformance.scenario import Scenario
-from conformance.strategies._draw import Caps
+from conformance.setup import Setup
+from conformance.strategies._draw import Caps, integer, pick
 from conformance.strategies.plays import ACTION_KINDS, action_lists, next_actions
 from conformance.strategies.positions import effect_lists, permanent_lists, setups
 
@@ -24,6 +27,7 @@ __all__ = [
     "ACTION_KINDS",
     "Caps",
     "action_lists",
+    "conceding_scenarios",
     "effect_lists",
     "next_actions",
     "permanent_lists",
@@ -48,3 +52,40 @@ def scenarios(
         action_lists(setup, caps, kinds=kinds, min_size=min_actions, max_size=max_actions)
     )
     return Scenario(setup, actions)
+
+
+@st.composite
+def conceding_scenarios(
+    draw: st.DrawFn,
+    caps: Caps,
+    leavers: Callable[[Setup], Sequence[int]],
+    *,
+    kinds: Sequence[type] = ACTION_KINDS,
+    min_actions: int = 0,
+    max_actions: int = 8,
+    setup_strategy: st.SearchStrategy[Setup] | None = None,
+    **setup_options: object,
+) -> Scenario:
+    """Like `scenarios`, but three times in four the actions open with a
+    concession by one of `leavers(setup)` other than the active player (the
+    players a multiplayer rule is about), when the engine plays them. The
+    setup is drawn from `setup_strategy` if given."""
+    if setup_strategy is None:
+        setup_strategy = setups(caps, **setup_options)  # type: ignore[arg-type]
+    setup = draw(setup_strategy)
+    candidates = sorted(set(leavers(setup)) - {setup.active})
+    first: tuple[a.Action, ...] = ()
+    can_leave = {C.MULTIPLAYER, C.LEAVE_GAME} <= set(caps) and setup.players >= 3
+    if can_leave and candidates and integer(draw, 0, 3) > 0:
+        first = (a.Concede(pick(draw, candidates)),)
+    rest = draw(
+        action_lists(
+            setup,
+            caps,
+            kinds=kinds,
+            min_size=max(0, min_actions - len(first)),
+            max_size=max_actions - len(first),
+            left=[x.player for x in first if isinstance(x, a.Concede)],
+        )
+    )
+    return Scenario(setup, first + rest)

@@ -115,10 +115,14 @@ def action_lists(
     kinds: Sequence[type] = ACTION_KINDS,
     min_size: int = 0,
     max_size: int = 8,
+    left: Sequence[int] = (),
 ) -> tuple[a.Action, ...]:
-    """Actions to play from `setup`, of the given kinds the engine can play."""
+    """Actions to play from `setup`, of the given kinds the engine can play;
+    the players in `left` have already left the game (they are never the
+    active player)."""
     usable = usable_kinds(kinds, caps)
     table = replace(Table.from_setup(setup), caps=frozenset(caps))
+    table.in_game = [p for p in table.in_game if p not in left]
 
     @st.composite
     def one(draw: st.DrawFn) -> a.Action | None:

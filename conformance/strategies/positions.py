@@ -71,25 +71,40 @@ def permanent_lists(
     kinds: Sequence[str] | None = None,
     phased_out: bool = True,
     ready: bool = False,
+    chains: bool = False,
+    lead: Sequence[str] = (),
+    default_controllers: bool = False,
 ) -> tuple[Permanent, ...]:
     """Permanents in an order where every host comes before what is attached
     to it; ids are p1, p2, … in that order. `ready` ones are phased in,
-    untapped and not summoning sick: able to attack and tap."""
+    untapped and not summoning sick: able to attack and tap. With `chains`,
+    an Aura is often put on an attachment, making chains two levels deep (an
+    Aura on an Equipment on a creature, an Aura on an Aura), and Equipment
+    and Fortifications are attached whenever they can be. The first
+    permanents are of the kinds in `lead` (e.g. a creature, then an Aura on
+    it), so that a property's situation arises often. With
+    `default_controllers` (and the capability), a permanent may have entered
+    under another player than its owner (110.2, 800.4c)."""
     allowed = [
         k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
+    lead = [k for k in lead if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps]
     made: list[Permanent] = []
-    for i in range(integer(draw, min_size, max_size)):
-        kind = pick(draw, allowed)
-        host = _draw_host(draw, kind, made, players, caps)
+    for i in range(integer(draw, max(min_size, len(lead)), max(max_size, len(lead)))):
+        kind = lead[i] if i < len(lead) else pick(draw, allowed)
+        host = _draw_host(draw, kind, made, players, caps, chains)
         if kind == "aura" and host is None:
             kind = "creature"
         owner = integer(draw, 0, players - 1)
+        default = owner
+        if default_controllers and C.DEFAULT_CONTROLLER in caps:
+            default = integer(draw, 0, players - 1)
         creature = kind == "creature"
         p = Permanent(
             id=f"p{i + 1}",
             owner=owner,
-            controller=integer(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else owner,
+            default_controller=None if default == owner else default,
+            controller=integer(draw, 0, players - 1) if C.CONTROL_CHANGE in caps else default,
             types=_TYPES[kind],
             attachment=kind if kind in ("aura", "equipment", "fortification") else None,  # type: ignore[arg-type]
             token=creature and C.TOKENS in caps and maybe(draw),
@@ -109,8 +124,11 @@ def permanent_lists(
 
 
 def _draw_host(
-    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps
+    draw: st.DrawFn, kind: str, made: list[Permanent], players: int, caps: Caps, chains: bool
 ) -> str | int | None:
+    attached = [p.id for p in made if p.attached_to is not None]
+    if kind == "aura" and chains and attached and maybe(draw):
+        return pick(draw, attached)
     if kind == "aura":
         options: list[str | int] = [p.id for p in made]
         if C.PLAYER_AURAS in caps:
@@ -119,7 +137,8 @@ def _draw_host(
     wanted = {"equipment": "creature", "fortification": "land"}.get(kind)
     if wanted is None:
         return None
-    return pick(draw, [None, *(p.id for p in made if wanted in p.types)])
+    hosts = [p.id for p in made if wanted in p.types]
+    return pick(draw, hosts if chains and hosts else [None, *hosts])
 
 
 def _counters(draw: st.DrawFn, caps: Caps) -> tuple[tuple[str, int], ...]:
@@ -154,9 +173,13 @@ def effect_lists(
     caps: Caps,
     *,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    control_durations: Sequence[Duration] | None = None,
 ) -> tuple[Effect, ...]:
     """Continuous effects consistent with `setup` (see legality); a boost
-    lasts one of `boost_durations` (702.26f, 800.4m)."""
+    lasts one of `boost_durations` (702.26f, 800.4m). With
+    `control_durations`, every permanent controlled by another player than
+    its default controller gets an explicit control effect lasting one of
+    them (800.4c)."""
     effects: list[Effect] = []
     last = setup.players - 1
     if C.SKIP_UNTAP in caps and maybe(draw):
@@ -168,7 +191,12 @@ def effect_lists(
         effects.append(BoostEffect(tuple(targets), integer(draw, 0, last), duration=duration))
     if C.CONTROL_CHANGE in caps:
         for p in setup.permanents:
-            if p.controller != p.owner and maybe(draw):
+            if p.controller == p.controller_by_default:
+                continue
+            if control_durations:
+                duration = pick(draw, control_durations)
+                effects.append(ControlEffect(p.id, p.controller, duration))
+            elif maybe(draw):
                 effects.append(ControlEffect(p.id, p.controller, _duration(draw, setup, p, caps)))
     return tuple(effects)
 
@@ -199,9 +227,15 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    chains: bool = False,
+    lead: Sequence[str] = (),
+    min_players: int = 2,
+    default_controllers: bool = False,
+    control_durations: Sequence[Duration] | None = None,
 ) -> Setup:
-    """A legal position with what `caps` allows."""
-    players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
+    """A legal position with what `caps` allows; at least `min_players`
+    players if the engine plays multiplayer games."""
+    players = integer(draw, min_players, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
             players,
@@ -211,11 +245,22 @@ def setups(
             kinds=permanent_kinds,
             phased_out=phased_out,
             ready=ready,
+            chains=chains,
+            lead=lead,
+            default_controllers=default_controllers,
         )
     )
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
     if effects:
         setup = replace(
-            setup, effects=draw(effect_lists(setup, caps, boost_durations=boost_durations))
+            setup,
+            effects=draw(
+                effect_lists(
+                    setup,
+                    caps,
+                    boost_durations=boost_durations,
+                    control_durations=control_durations,
+                )
+            ),
         )
     return setup

@@ -1,0 +1,207 @@
+"""Scenarios built around a plan: a property's situation, drawn on purpose.
+
+Some rules are about a sequence no random draw makes often ("gain control of
+T for as long as you control X, then X phases out"; "phase out until S
+leaves, then S is destroyed"). A *plan* draws that sequence for a drawn setup
+(and may add a continuous effect to it); the scenario plays it first, then
+actions drawn as `conformance.strategies.scenarios` draws them, so that the
+situation arises in most examples and what follows it still varies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.legality import setup_problems
+from conformance.scenario import Scenario
+from conformance.setup import BoostEffect, Duration, Setup
+from conformance.strategies._draw import Caps, integer, maybe, pick
+from conformance.strategies.plays import ACTION_KINDS, action_lists
+from conformance.strategies.positions import SIMPLE_DURATIONS, setups
+
+#: A plan: from the drawn setup and the engine's capabilities, the setup to
+#: play (the same one, or one with an added effect) and the actions to play
+#: first, all within the capabilities; () when the setup doesn't allow it.
+Planned = tuple[Setup, Sequence[a.Action]]
+Plan = Callable[[st.DrawFn, Setup, Caps], Planned]
+
+
+@st.composite
+def planned_scenarios(
+    draw: st.DrawFn,
+    caps: Caps,
+    plan: Plan,
+    *,
+    kinds: Sequence[type] = ACTION_KINDS,
+    min_actions: int = 0,
+    max_actions: int = 8,
+    **setup_options: object,
+) -> Scenario:
+    """A legal setup, the actions `plan` draws for it, then more actions."""
+    drawn = draw(setups(caps, **setup_options))  # type: ignore[arg-type]
+    setup, first = plan(draw, drawn, caps)
+    if setup is not drawn and setup_problems(setup):
+        setup, first = drawn, ()
+    first = tuple(x for x in first if a.action_needs(x) <= set(caps))
+    rest = draw(action_lists(setup, caps, kinds=kinds, min_size=min_actions, max_size=max_actions))
+    return Scenario(setup, first + rest)
+
+
+def _controller(setup: Setup, pid: str) -> int:
+    return next(p.controller for p in setup.permanents if p.id == pid)
+
+
+def _owner(setup: Setup, pid: str) -> int:
+    return next(p.owner for p in setup.permanents if p.id == pid)
+
+
+def _phased_in(setup: Setup) -> list[str]:
+    return [p.id for p in setup.permanents if p.phased_out is None]
+
+
+def boost_then_phase_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26f: a creature with a boost that ends at a turn's end or at a
+    player's next turn phases out, then turns pass (it phases in after the
+    boost has ended)."""
+    creatures = [p.id for p in setup.permanents if p.is_creature and p.phased_out is None]
+    if not creatures:
+        return setup, ()
+    x = pick(draw, creatures)
+    if not any(isinstance(e, BoostEffect) and x in e.targets for e in setup.effects):
+        kind = pick(draw, ["end_of_turn", "your_next_turn"])
+        boost = BoostEffect((x,), integer(draw, 0, setup.players - 1), duration=Duration(kind))
+        setup = replace(setup, effects=(*setup.effects, boost))
+    return setup, (a.PhaseOut(_controller(setup, x), (x,)), a.PassTurn(), a.PassTurn())
+
+
+def control_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-for-as-long-as: X's controller gains control of T "for as long as
+    you control X", then X phases out (targeted, Teferi's Protection, or its
+    phasing at an untap step)."""
+    ids = _phased_in(setup)
+    if len(ids) < 2:
+        return setup, ()
+    x = pick(draw, ids)
+    player = _controller(setup, x)
+    others = [t for t in ids if t != x]
+    target = pick(draw, [t for t in others if _owner(setup, t) != player] or others)
+    out = pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()])
+    grant = a.GainControl(player, target, Duration("as_long_as_you_control", x))
+    return setup, (grant, out)
+
+
+def control_as_long_as_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """611.2b: X phases out, then "gain control of T for as long as you
+    control X" resolves (it never starts), and another control change that
+    does start."""
+    ids = _phased_in(setup)
+    if len(ids) < 3:
+        return setup, ()
+    x, target, other = ids[0], pick(draw, ids[1:]), pick(draw, ids[1:])
+    player = integer(draw, 0, setup.players - 1)
+    gainer = (_controller(setup, other) + 1) % setup.players
+    return setup, (
+        a.PhaseOut(player, (x,)),
+        a.GainControl(player, target, Duration("as_long_as_you_control", x)),
+        a.GainControl(gainer, other, pick(draw, SIMPLE_DURATIONS)),
+    )
+
+
+def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-control: a player gains control of another's permanent until a
+    turn's end or their next turn, phases it out, and turns pass."""
+    ids = _phased_in(setup)
+    if not ids:
+        return setup, ()
+    target = pick(draw, ids)
+    gainer = (_owner(setup, target) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    duration = Duration(pick(draw, ["end_of_turn", "your_next_turn"]))
+    return setup, (
+        a.GainControl(gainer, target, duration),
+        a.PhaseOut(gainer, (target,)),
+        a.PassTurn(),
+        a.PassTurn(),
+        a.PassTurn(),
+    )
+
+
+def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """610.4, R2017-until-leaves: X phases out until S leaves the battlefield;
+    then S is destroyed, or phases out; later X may be phased out again."""
+    ids = _phased_in(setup)
+    if len(ids) < 2:
+        return setup, ()
+    source = pick(draw, ids)
+    x = pick(draw, [t for t in ids if t != source])
+    player = _controller(setup, source)
+    then = pick(
+        draw,
+        [a.Destroy(player, source), a.DestroyAll(player), a.PhaseOut(player, (source,))],
+    )
+    again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
+    return setup, (a.PhaseOutUntil(player, source, x), then, *again)
+
+
+def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | None:
+    """An attachment and the permanent it is attached to, the host phased
+    in: if it was phased out directly, the setup is changed so that it and
+    what phased out with it (702.26g) are phased in."""
+    by_id = {p.id: p for p in setup.permanents}
+    pairs = [
+        (p.id, p.attached_to)
+        for p in setup.permanents
+        if isinstance(p.attached_to, str)
+        and (
+            by_id[p.attached_to].phased_out is None
+            or by_id[p.attached_to].phased_out.cause == "direct"
+        )  # type: ignore[union-attr]
+    ]
+    if not pairs:
+        return None
+    attachment, host = pick(draw, pairs)
+    back = {host}
+    for p in setup.permanents:  # hosts come first: one pass finds the chain
+        out = p.phased_out
+        if p.attached_to in back and out is not None and out.cause == "indirect":
+            back.add(p.id)
+    permanents = tuple(replace(p, phased_out=None) if p.id in back else p for p in setup.permanents)
+    return replace(setup, permanents=permanents), attachment, host
+
+
+def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26g, R2017-attached: a permanent with something attached phases
+    out (targeted, Teferi's Protection, or until a source leaves, which it
+    then does), sometimes after one of its attachments phased out on its
+    own, then turns pass."""
+    drawn = _attachment_pair(draw, setup)
+    if drawn is None:
+        return setup, ()
+    setup, attachment, host = drawn
+    player = _controller(setup, host)
+    first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
+    outs: list[tuple[a.Action, ...]] = [(a.PhaseOut(player, (host,)),), (a.PhaseOutAll(player),)]
+    sources = [p.id for p in setup.permanents if p.phased_out is None and p.attached_to is None]
+    source = pick(draw, sources) if sources else host
+    if source != host:
+        # 610.4: the host phases out until a source leaves, which it then does.
+        until = a.PhaseOutUntil(_controller(setup, source), source, host)
+        outs.append((until, a.Destroy(player, source)))
+    return setup, (*first, *pick(draw, outs), a.PassTurn(), a.PassTurn())
+
+
+def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26i, 704.5m, 704.5n: an attachment's host is destroyed or phases
+    out, often while the attachment is phased out on its own; then turns
+    pass, so the attachment phases in without its host."""
+    drawn = _attachment_pair(draw, setup)
+    if drawn is None:
+        return setup, ()
+    setup, attachment, host = drawn
+    player = _controller(setup, attachment)
+    first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
+    gone = pick(draw, [a.Destroy(player, host), a.DestroyAll(player), a.PhaseOut(player, (host,))])
+    return setup, (*first, gone, a.PassTurn(), a.PassTurn())

@@ -1,0 +1,242 @@
+"""What exercising each attachment and duration property means: on a
+hand-written scenario the reference engine exercises it, while an engine that
+refuses every action (inert) or shows its starting position forever (echo)
+does not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import pytest
+
+from adapters.reference import ReferenceEngine, ReferenceGame, Rules
+from adapters.reference.state import Card
+from conformance import actions as a
+from conformance.observation import Observation
+from conformance.properties import REGISTRY, Violation
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import (
+    BoostEffect,
+    Duration,
+    Permanent,
+    PhasedOut,
+    Setup,
+)
+
+AURA = {"types": ("enchantment",), "attachment": "aura"}
+EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
+CREATURE = {"power": 1, "toughness": 1}
+
+
+@dataclass
+class _Still:
+    """A game that shows its starting position after every action."""
+
+    start: Observation
+    refused: str | None
+
+    def observe(self) -> Observation:
+        return self.start
+
+    def perform(self, action: a.Action) -> Observation:
+        return replace(self.start, events=(), refused=self.refused)
+
+
+@dataclass(frozen=True)
+class Still:
+    """inert (refused="not supported") or echo (refused=None)."""
+
+    name: str
+    refused: str | None
+    version: str = "0"
+    capabilities: frozenset = ReferenceEngine().capabilities
+
+    def start(self, setup: Setup) -> _Still:
+        return _Still(ReferenceGame(setup).observe(), self.refused)
+
+
+INERT, ECHO = Still("inert", "not supported"), Still("echo", None)
+
+
+def scenario(*permanents: Permanent, actions: tuple[a.Action, ...], **setup: object) -> Scenario:
+    return Scenario(Setup(permanents=permanents, **setup), actions)  # type: ignore[arg-type]
+
+
+HOST = Permanent("p1", **CREATURE)  # type: ignore[arg-type]
+AURA_ON_HOST = Permanent("p2", attached_to="p1", **AURA)  # type: ignore[arg-type]
+AURA_OUT = replace(AURA_ON_HOST, phased_out=PhasedOut("direct", 0))
+SOURCE = Permanent("p1", types=("artifact",))
+WAITER = Permanent("p2", **CREATURE)  # type: ignore[arg-type]
+X_AND_T = (HOST, Permanent("p2", owner=1, controller=1, **CREATURE))  # type: ignore[arg-type]
+as_long_as_p1 = Duration("as_long_as_you_control", "p1")
+
+CASES = {
+    "attachments_phase_out_with_their_host": scenario(
+        HOST, AURA_ON_HOST, actions=(a.PhaseOut(0, ("p1",)),)
+    ),
+    "attachments_return_with_their_host": scenario(
+        HOST, AURA_ON_HOST, actions=(a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn())
+    ),
+    "phased_out_permanents_keep_how_they_phased_out": scenario(
+        HOST, AURA_OUT, actions=(a.PhaseOut(0, ("p1",)),)
+    ),
+    "phasing_out_both_ways_is_indirect": scenario(
+        HOST, AURA_ON_HOST, actions=(a.PhaseOut(0, ("p1", "p2")),)
+    ),
+    "directly_phased_out_attachments_find_their_host": scenario(
+        HOST, AURA_OUT, actions=(a.Destroy(0, "p1"), a.PassTurn(), a.PassTurn())
+    ),
+    "phasing_never_attaches_or_unattaches": scenario(
+        HOST,
+        replace(AURA_ON_HOST, abilities=("attached",)),
+        Permanent("p3", abilities=("ltb",), **CREATURE),  # type: ignore[arg-type]
+        actions=(a.PhaseOut(0, ("p1",)), a.Destroy(0, "p3")),
+    ),
+    "no_aura_stays_unattached": scenario(HOST, AURA_ON_HOST, actions=(a.Destroy(0, "p1"),)),
+    "equipment_stays_when_unattached": scenario(
+        HOST,
+        Permanent("p2", attached_to="p1", **EQUIPMENT),  # type: ignore[arg-type]
+        actions=(a.Destroy(0, "p1"),),
+    ),
+    "effects_that_ended_while_out_stay_ended": scenario(
+        HOST,
+        effects=(BoostEffect(("p1",), 0),),
+        actions=(a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn()),
+    ),
+    "control_for_as_long_as_ends_when_x_phases_out": scenario(
+        *X_AND_T, actions=(a.GainControl(0, "p2", as_long_as_p1), a.PhaseOut(0, ("p1",)))
+    ),
+    "for_as_long_as_that_never_starts_does_nothing": scenario(
+        *X_AND_T,
+        Permanent("p3", owner=1, controller=1, **CREATURE),  # type: ignore[arg-type]
+        actions=(
+            a.PhaseOut(0, ("p1",)),
+            a.GainControl(0, "p2", as_long_as_p1),
+            a.GainControl(0, "p3", Duration("indefinitely")),
+        ),
+    ),
+    "lost_control_phases_in_under_owner_at_former_controllers_untap": scenario(
+        Permanent("p1", owner=1, controller=1, **CREATURE),  # type: ignore[arg-type]
+        actions=(
+            a.GainControl(0, "p1", Duration("end_of_turn")),
+            a.PhaseOut(0, ("p1",)),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
+    ),
+    "phased_out_until_waits_for_its_source": scenario(
+        SOURCE, WAITER, actions=(a.PhaseOutUntil(0, "p1", "p2"), a.Destroy(0, "p1"))
+    ),
+    "source_phasing_out_is_not_leaving": scenario(
+        SOURCE, WAITER, actions=(a.PhaseOutUntil(0, "p1", "p2"), a.PhaseOut(0, ("p1",)))
+    ),
+}
+
+
+def test_every_property_of_the_area_has_a_case() -> None:
+    modules = {
+        f"conformance.properties.{m}" for m in ("attachments", "unattached", "durations", "until")
+    }
+    mine = {n for n, p in REGISTRY.items() if p.check.__module__ in modules}
+    assert mine == set(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reference_exercises_it(name: str) -> None:
+    prop = REGISTRY[name]
+    trace = play(ReferenceEngine(), CASES[name])
+    prop.check(trace)
+    assert prop.exercised is not None and prop.exercised(trace), name
+
+
+@pytest.mark.parametrize("engine", [INERT, ECHO], ids=["inert", "echo"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_an_engine_that_does_nothing_does_not(name: str, engine: Still) -> None:
+    prop = REGISTRY[name]
+    assert prop.exercised is not None
+    assert not prop.exercised(play(engine, CASES[name])), name
+
+
+class NeverPhases(Rules):
+    """Plays turns, untap steps, destruction and control changes, but never
+    phases anything."""
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        return None
+
+    def phase_in(self, roots: Iterable[Card]) -> None:
+        return None
+
+
+#: State-based actions (704.5m, 704.5n) are rules such an engine does play.
+NOT_ABOUT_PHASING = {"no_aura_stays_unattached", "equipment_stays_when_unattached"}
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - NOT_ABOUT_PHASING))
+def test_an_engine_that_never_phases_does_not(name: str) -> None:
+    prop = REGISTRY[name]
+    trace = play(ReferenceEngine(name="never-phases", rules=NeverPhases), CASES[name])
+    assert prop.exercised is not None and not prop.exercised(trace), name
+
+
+class UntilRemembered(Rules):
+    """A stale "until" (610.4): once its source left, the permanent phased
+    in, but phased out again later it still waits for the gone source."""
+
+    stale: frozenset[str] = frozenset()
+
+    def release_until(self, source: Card) -> None:
+        waiting = [c.id for c in self.state.in_play() if c.phased_out and c.phased_out.until]
+        super().release_until(source)
+        self.stale |= {pid for pid in waiting if self.state.cards[pid].phased_out is None}
+
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        return card.id not in self.stale and super().phases_in_in_untap(card, player)
+
+
+def test_a_stale_until_fails_610_4() -> None:
+    stale = scenario(
+        SOURCE,
+        WAITER,
+        actions=(
+            a.PhaseOutUntil(0, "p1", "p2"),
+            a.Destroy(0, "p1"),
+            a.PhaseOut(0, ("p2",)),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
+    )
+    prop = REGISTRY["phased_out_until_waits_for_its_source"]
+    prop.check(play(ReferenceEngine(), stale))
+    with pytest.raises(Violation, match=r"610\.4"):
+        prop.check(play(ReferenceEngine(name="stale", rules=UntilRemembered), stale))
+
+
+class OneLevelReturn(Rules):
+    """A chain bug: what phased out with a returning permanent comes back,
+    but not what is attached to that in turn."""
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        card.phased_out = None
+        for attached in self.state.attachments_of(card.id):
+            if attached.phased_out is not None and attached.phased_out.cause == "indirect":
+                attached.phased_out = None
+
+
+CHAIN = scenario(
+    HOST,
+    Permanent("p2", attached_to="p1", **EQUIPMENT),  # type: ignore[arg-type]
+    Permanent("p3", attached_to="p2", **AURA),  # type: ignore[arg-type]
+    actions=(a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn()),
+)
+
+
+def test_chains_two_levels_deep_are_checked() -> None:
+    prop = REGISTRY["attachments_return_with_their_host"]
+    reference = play(ReferenceEngine(), CHAIN)
+    assert reference.steps[0].after.permanent("p3").phased_out
+    prop.check(reference)
+    with pytest.raises(Violation, match="p3 with host p2"):
+        prop.check(play(ReferenceEngine(name="one-level", rules=OneLevelReturn), CHAIN))

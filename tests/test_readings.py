@@ -1,0 +1,305 @@
+"""docs/readings.md: every reading the rules allow passes the properties
+concerned, and the clearly wrong outcome still fails them. Each reading other
+than the reference engine's is a small variant of its `Rules` (as mutants
+are, adapters/mutants/), played on a hand-written scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters.reference import ReferenceEngine, Rules
+from adapters.reference.state import Card
+from conformance import actions as a
+from conformance.observation import Event
+from conformance.properties import REGISTRY, Violation
+from conformance.running import Trace, play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, PhasedOut, Setup
+
+AURA = {"types": ("enchantment",), "attachment": "aura"}
+EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
+
+
+def trace_of(rules: type[Rules], scenario: Scenario) -> Trace:
+    return play(ReferenceEngine(name=rules.__name__, rules=rules), scenario)
+
+
+def passes(prop: str, trace: Trace) -> bool:
+    try:
+        REGISTRY[prop].check(trace)
+    except Violation:
+        return False
+    return True
+
+
+# A. A directly phased-out attachment phases in while its host is out.
+
+
+class LiteralReattach(Rules):
+    """Reading A, literal: the phased-out host is still on the battlefield,
+    so the attachment phases in attached to it (702.26i); 704.5m/n then see
+    a host that doesn't exist (702.26b) and unattach it, with its trigger."""
+
+    def reattach(self, card: Card) -> None:
+        host = card.attached_to
+        if not (isinstance(host, str) and self.state.cards[host].on_battlefield):
+            super().reattach(card)
+
+    def attached_legally(self, card: Card) -> bool:
+        host = card.attached_to
+        if isinstance(host, str) and self.state.cards[host].phased_out is not None:
+            return False
+        return super().attached_legally(card)
+
+
+class StaysOnPhasedOutHost(Rules):
+    """Wrong: it phases in attached to the phased-out host and stays so."""
+
+    def reattach(self, card: Card) -> None:
+        return None
+
+
+def host_out_when_attachment_returns(kind: dict[str, object]) -> Scenario:
+    """p2 (player 0's) phased out on its own on player 1's p1; p1 phases out
+    under player 1; player 0's untap step phases p2 in with p1 still out."""
+    return Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                Permanent("p1", owner=1, controller=1, power=1, toughness=1),
+                Permanent(
+                    "p2",
+                    attached_to="p1",
+                    phased_out=PhasedOut("direct", 0),
+                    abilities=("unattached",),
+                    **kind,  # type: ignore[arg-type]
+                ),
+            ),
+        ),
+        (a.PhaseOut(1, ("p1",)), a.PassTurn(), a.PassTurn()),
+    )
+
+
+READING_A = [
+    "attachments_phase_out_with_their_host",
+    "directly_phased_out_attachments_find_their_host",
+    "phasing_never_attaches_or_unattaches",
+    "equipment_stays_when_unattached",
+    "no_aura_stays_unattached",
+]
+
+
+@pytest.mark.parametrize("kind", [EQUIPMENT, AURA], ids=["equipment", "aura"])
+@pytest.mark.parametrize("prop", READING_A)
+def test_reading_a_both_readings_pass(kind: dict[str, object], prop: str) -> None:
+    scenario = host_out_when_attachment_returns(kind)
+    for rules in (Rules, LiteralReattach):
+        assert passes(prop, trace_of(rules, scenario)), (prop, rules.__name__)
+
+
+def test_reading_a_literal_logs_the_unattaching() -> None:
+    trace = trace_of(LiteralReattach, host_out_when_attachment_returns(EQUIPMENT))
+    events = trace.steps[1].after.events
+    assert Event("unattached", "p2") in events
+    assert Event("trigger", "p2", "unattached") in events
+    assert trace.steps[1].after.permanent("p2").attached_to is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "prop"),
+    [
+        (EQUIPMENT, "attachments_phase_out_with_their_host"),
+        (EQUIPMENT, "directly_phased_out_attachments_find_their_host"),
+        (EQUIPMENT, "equipment_stays_when_unattached"),
+        (AURA, "directly_phased_out_attachments_find_their_host"),
+        (AURA, "no_aura_stays_unattached"),
+    ],
+)
+def test_reading_a_staying_on_the_phased_out_host_fails(kind: dict[str, object], prop: str) -> None:
+    trace = trace_of(StaysOnPhasedOutHost, host_out_when_attachment_returns(kind))
+    assert not passes(prop, trace)
+
+
+# B. An indirectly phased-out attachment whose host left the game.
+
+
+class PhasesInWhenHostLeaves(Rules):
+    """Reading B: an indirectly phased-out attachment whose host left the
+    game phases in unattached at once; 704.5m then applies."""
+
+    def leave_game(self, player: int) -> None:
+        super().leave_game(player)
+        for card in self.state.in_play():
+            host, out = card.attached_to, card.phased_out
+            indirect = out is not None and out.cause == "indirect"
+            if indirect and isinstance(host, str) and self.state.cards[host].zone == "none":
+                card.phased_out = None
+                card.attached_to = None
+                self.state.events.append(Event("phased_in", card.id))
+
+
+class KeepsLeftHost(PhasesInWhenHostLeaves):
+    """Wrong: it phases in still attached to the host that left, and stays."""
+
+    def leave_game(self, player: int) -> None:
+        hosts = {c.id: c.attached_to for c in self.state.in_play()}
+        super().leave_game(player)
+        for card in self.state.in_play():
+            if card.phased_out is None and card.attached_to is None and hosts.get(card.id):
+                card.attached_to = hosts[card.id]
+
+    def attached_legally(self, card: Card) -> bool:
+        return True
+
+
+HOST_LEAVES = Scenario(
+    Setup(
+        players=3,
+        active=0,
+        permanents=(
+            Permanent("p1", owner=2, controller=2, power=1, toughness=1),
+            Permanent("p2", attached_to="p1", **AURA),  # type: ignore[arg-type]
+        ),
+    ),
+    (a.PhaseOut(2, ("p1",)), a.Concede(2), a.PassTurn(), a.PassTurn(), a.PassTurn()),
+)
+READING_B = [
+    "attachments_phase_out_with_their_host",
+    "attachments_return_with_their_host",
+    "phased_out_permanents_keep_how_they_phased_out",
+    "no_aura_stays_unattached",
+]
+
+
+@pytest.mark.parametrize("prop", READING_B)
+def test_reading_b_both_readings_pass(prop: str) -> None:
+    reference = trace_of(Rules, HOST_LEAVES)
+    other = trace_of(PhasesInWhenHostLeaves, HOST_LEAVES)
+    assert reference.steps[1].after.permanent("p2").phased_out
+    assert other.steps[1].after.permanent("p2").zone == "graveyard"
+    assert passes(prop, reference) and passes(prop, other)
+
+
+@pytest.mark.parametrize(
+    "prop", ["attachments_phase_out_with_their_host", "no_aura_stays_unattached"]
+)
+def test_reading_b_keeping_the_left_host_fails(prop: str) -> None:
+    trace = trace_of(KeepsLeftHost, HOST_LEAVES)
+    assert trace.steps[1].after.permanent("p2").attached_to == "p1"
+    assert not passes(prop, trace)
+
+
+# C. The source of "phases out until" leaves the game while phased out.
+
+
+class PhasedOutSourceNeverLeaves(Rules):
+    """Reading C: a phased-out source leaving the game was never seen
+    leaving the battlefield (702.26b); what waits for it stays out."""
+
+    def release_until(self, source: Card) -> None:
+        if source.phased_out is None:
+            super().release_until(source)
+
+
+class NeverReleases(Rules):
+    """Wrong: what phased out until a source leaves never phases in."""
+
+    def release_until(self, source: Card) -> None:
+        return None
+
+
+def source_leaves(source_phased_out: bool) -> Scenario:
+    hide = (a.PhaseOut(2, ("p1",)),) if source_phased_out else ()
+    return Scenario(
+        Setup(
+            players=3,
+            permanents=(
+                Permanent("p1", owner=2, controller=2, types=("artifact",)),
+                Permanent("p2", power=1, toughness=1),
+            ),
+        ),
+        (a.PhaseOutUntil(2, "p1", "p2"), *hide, a.Concede(2), a.PassTurn(), a.PassTurn()),
+    )
+
+
+def test_reading_c_both_readings_pass() -> None:
+    scenario = source_leaves(source_phased_out=True)
+    reference = trace_of(Rules, scenario)
+    other = trace_of(PhasedOutSourceNeverLeaves, scenario)
+    assert reference.steps[2].after.permanent("p2").phased_in
+    assert other.steps[2].after.permanent("p2").phased_out
+    for trace in (reference, other):
+        assert passes("phased_out_until_waits_for_its_source", trace)
+
+
+def test_reading_c_not_releasing_when_a_phased_in_source_leaves_fails() -> None:
+    for rules in (NeverReleases, PhasedOutSourceNeverLeaves):
+        trace = trace_of(rules, source_leaves(source_phased_out=False))
+        assert passes("phased_out_until_waits_for_its_source", trace) is (
+            rules is PhasedOutSourceNeverLeaves
+        )
+
+
+# D. State-based actions after a Concede wait for priority (704.3).
+
+
+class SbaAtPriority(Rules):
+    """State-based actions wait, after a Concede, for the next action."""
+
+    waiting = False
+
+    def concede(self, action: a.Concede) -> None:
+        super().concede(action)
+        self.waiting = True
+
+    def pass_turn(self, action: a.PassTurn | None = None) -> None:
+        self.waiting = False
+        super().pass_turn(action)
+
+    def state_based_actions(self) -> None:
+        if not self.waiting:
+            super().state_based_actions()
+
+
+class NoSbaForAttachments(SbaAtPriority):
+    """Wrong: attachments of a host that left are never dealt with."""
+
+    def attached_legally(self, card: Card) -> bool:
+        return True
+
+
+LEAVER_HOST = Scenario(
+    Setup(
+        players=3,
+        permanents=(
+            Permanent("p1", owner=2, controller=2, power=1, toughness=1),
+            Permanent("p2", attached_to="p1", **AURA),  # type: ignore[arg-type]
+            Permanent("p3", attached_to="p1", **EQUIPMENT),  # type: ignore[arg-type]
+        ),
+    ),
+    (a.Concede(2), a.PassTurn()),
+)
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "no_aura_stays_unattached",
+        "equipment_stays_when_unattached",
+        "attachments_phase_out_with_their_host",
+    ],
+)
+def test_reading_d_sba_may_wait_for_priority(prop: str) -> None:
+    waited = trace_of(SbaAtPriority, LEAVER_HOST)
+    assert waited.steps[0].after.permanent("p2").attached_to == "p1"
+    assert waited.steps[1].after.permanent("p2").zone == "graveyard"
+    assert passes(prop, trace_of(Rules, LEAVER_HOST)) and passes(prop, waited)
+    assert not passes(prop, trace_of(NoSbaForAttachments, LEAVER_HOST))
+
+
+def test_reading_d_only_after_a_concede() -> None:
+    """The same wait after an action a player gets priority after fails."""
+    destroyed = Scenario(LEAVER_HOST.setup, (a.Destroy(0, "p1"), a.PassTurn()))
+    trace = trace_of(NoSbaForAttachments, destroyed)
+    for prop in ("no_aura_stays_unattached", "equipment_stays_when_unattached"):
+        assert not passes(prop, trace)
