@@ -6,7 +6,7 @@ import { Refused } from "./model.mjs";
 /** 508.1: the active player declares untapped creatures they control that
  * have been under their control since the turn began (302.6) attacking one
  * opponent, once a turn; 702.26b: a phased-out creature can't attack. */
-export function declareAttackers(s, { player, attackers, defender }) {
+export function declareAttackers(s, { player, attackers, defender }, passPriority) {
   if (!s.inGame[defender]) throw new Refused(`player ${defender} is not in the game`);
   if (player !== s.active || s.attacked || defender === player) {
     throw new Refused("attackers can't be declared now");
@@ -19,6 +19,7 @@ export function declareAttackers(s, { player, attackers, defender }) {
     if (p === undefined || !canAttack(p, player)) throw new Refused(`${id} can't attack`);
     return p;
   });
+  passPriority(); // no state-based action can stop these from attacking
   for (const p of creatures) {
     p.tapped = true; // 508.1f: attacking taps it
     p.attacking = true;
@@ -33,16 +34,13 @@ function canAttack(p, player) {
 
 /** 510.2: attackers still in combat deal damage equal to their power to
  * the player they attack; one that phased out was removed from combat
- * (506.4) and deals none. Whether any damage was dealt. */
+ * (506.4) and deals none. */
 export function combatDamage(s) {
-  let dealt = false;
   for (const p of s.phasedIn()) {
     if (p.attacking && s.inGame[s.defender]) {
       s.life[s.defender] -= Math.max(s.powerToughness(p)[0], 0);
-      dealt = true;
     }
   }
-  return dealt;
 }
 
 /** 511.3: at the end of combat nothing is attacking any more. */

@@ -40,6 +40,7 @@ const CAPABILITIES = [
 const MISSING = {
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
+  "default-controller": "every permanent enters the battlefield under its owner's control",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
 };
 
@@ -91,6 +92,9 @@ function answer(request) {
 function cannotSetUp(setup) {
   for (const p of setup.permanents ?? []) {
     if ((p.owner ?? 0) !== (p.controller ?? 0)) return `${p.id} is controlled by a non-owner`;
+    if ((p.default_controller ?? p.owner ?? 0) !== (p.owner ?? 0)) {
+      return `${p.id} entered the battlefield under another player than its owner`;
+    }
     if (p.phased_out && (p.phased_out.under ?? 0) !== (p.controller ?? 0)) {
       return `${p.id} phased out under another player than its controller`;
     }

@@ -1,6 +1,7 @@
 // A game: the turn structure and what each action does, played by this
 // engine's own rules. Every action either happens or is refused with a
-// reason (nothing changes then); state-based actions follow each action.
+// reason (nothing changes then). Between actions the active player holds
+// priority in their main phase, with an empty stack.
 
 import { combatDamage, declareAttackers, endCombat } from "./combat.mjs";
 import { GameState, Permanent, Refused } from "./model.mjs";
@@ -35,47 +36,57 @@ export class Game {
       if (e instanceof Refused) return e.message;
       throw e;
     }
-    // 117.5: state-based actions, then triggered abilities, each of which
-    // resolves before the next action.
-    stateBasedActions(this.state);
-    resolveTriggers(this.state);
+    // 117.3b: once it resolves, the active player receives priority; 800.4a:
+    // a concession gives nobody priority (the leaver didn't hold it), so
+    // what it leaves pending waits for the next action.
+    if (action.type !== "Concede") receivePriority(this.state);
     return null;
   }
 }
 
 const PLAYS = {
   PassTurn: passTurn,
+  // Each spell: cast with its targets (refused if one is illegal), then its
+  // caster receives priority (117.3c), then it resolves, its targets checked
+  // again (608.2b).
   PhaseOut: (s, { caster, targets }) => {
     checkPlayer(s, caster);
-    phaseOut(s, targets.map((id) => target(s, id)));
+    const chosen = targets.map((id) => target(s, id));
+    receivePriority(s);
+    phaseOut(s, chosen.filter((p) => p.phasedIn));
   },
   // Teferi's Protection: no targets; attachments go indirectly (702.26g).
   PhaseOutAll: (s, { player }) => {
     checkPlayer(s, player);
+    receivePriority(s);
     phaseOut(s, s.phasedIn().filter((p) => p.controller === player));
   },
   // 702.26b: "destroy all creatures" doesn't see phased-out ones.
   DestroyAll: (s, { caster }) => {
     checkPlayer(s, caster);
+    receivePriority(s);
     destroy(s, s.phasedIn().filter((p) => p.isCreature));
   },
   Destroy: destroyTarget,
   // 702.26b: phased-out creatures aren't counted.
   DrawPerCreature: (s, { player }) => {
     checkPlayer(s, player);
+    receivePriority(s);
     s.drawn[player] += creaturesOf(s, player).length;
   },
   // 702.26e: the set is fixed as the spell resolves, phased-out creatures
   // left out, even once they phase in before the turn ends.
   PumpTeam: (s, { player }) => {
     checkPlayer(s, player);
+    receivePriority(s);
     const targets = new Set(creaturesOf(s, player).map((p) => p.id));
     s.boosts.push({ targets, controller: player, power: 1, toughness: 1, duration: "end_of_turn" });
   },
   PhaseOutUntil: phaseOutUntil,
   CreateToken: createToken,
   Activate: activate,
-  DeclareAttackers: declareAttackers,
+  // 117.3d: priority passes to leave the main phase for combat.
+  DeclareAttackers: (s, action) => declareAttackers(s, action, () => receivePriority(s)),
   Concede: concede,
 };
 
@@ -84,7 +95,11 @@ const PLAYS = {
 function passTurn(s) {
   // 104.2a: with one player left, they have won; no more turns.
   if (s.inGame.filter(Boolean).length <= 1) throw new Refused("the game is over");
-  if (combatDamage(s)) stateBasedActions(s);
+  // 117.3d: the active player passes priority to leave the main phase; the
+  // next player receives it, and again in the combat damage step (510.3).
+  receivePriority(s);
+  combatDamage(s);
+  receivePriority(s);
   endCombat(s);
   // 514.2: "until end of turn" effects end in the cleanup step.
   s.boosts = s.boosts.filter((b) => b.duration !== "end_of_turn");
@@ -123,7 +138,9 @@ function creaturesOf(s, player) {
 
 /** `source`'s "Target permanent phases out until [source] leaves the
  * battlefield." (610.4), activated by its controller while it is phased in
- * (702.26b), targeting another permanent. */
+ * (702.26b). It may target itself: phasing out is not leaving (702.26d), so
+ * it then waits until it leaves with its owner (702.26k). If the source has
+ * left by the time it resolves, nothing phases out (610.3c, by analogy). */
 function phaseOutUntil(s, { caster, source, target: id }) {
   checkPlayer(s, caster);
   const p = s.permanents.get(source);
@@ -131,8 +148,8 @@ function phaseOutUntil(s, { caster, source, target: id }) {
     throw new Refused(`${caster} can't activate ${source}`);
   }
   const targeted = target(s, id);
-  if (targeted === p) throw new Refused("the source can't target itself");
-  phaseOut(s, [targeted], p.id);
+  receivePriority(s);
+  if (targeted.phasedIn && p.onBattlefield) phaseOut(s, [targeted], p.id);
 }
 
 /** "Destroy target permanent. Draw a card." R2017-targets: if the target
@@ -141,6 +158,7 @@ function phaseOutUntil(s, { caster, source, target: id }) {
 function destroyTarget(s, { caster, target: id, phased_out_in_response: inResponse }) {
   checkPlayer(s, caster);
   const p = target(s, id);
+  receivePriority(s);
   if (inResponse) {
     phaseOut(s, [p]);
     resolveTriggers(s); // its "phases out" trigger resolves first
@@ -176,6 +194,7 @@ function leaveBattlefield(s, p, zone) {
 function createToken(s, { player, id, phasing = 1 }) {
   checkPlayer(s, player);
   if (s.permanents.has(id) || phasing < 0) throw new Refused(`can't create a token named ${id}`);
+  receivePriority(s);
   const token = new Permanent({ id, owner: player, controller: player, token: true, phasing });
   token.power = 1;
   token.toughness = 1;
@@ -199,7 +218,8 @@ function activate(s, { player, source }) {
   ) {
     throw new Refused(`${player} can't activate ${source}`);
   }
-  p.tapped = true;
+  p.tapped = true; // its cost, paid as it is activated
+  receivePriority(s);
   s.life[player] += TAP_LIFE;
 }
 
@@ -217,18 +237,18 @@ function concede(s, { player }) {
  * phase in (702.26n). */
 function leaveGame(s, player) {
   s.inGame[player] = false;
-  // 800.4a: their abilities waiting to resolve leave with them.
-  s.triggers = s.triggers.filter((t) => t.controller !== player);
-  for (const p of s.permanents.values()) {
-    if (p.owner !== player || p.zone === "none") continue;
-    const wasOnBattlefield = p.onBattlefield;
+  const leaving = [...s.permanents.values()].filter((p) => p.owner === player && p.zone !== "none");
+  const gone = leaving.filter((p) => p.onBattlefield);
+  for (const p of leaving) {
     p.zone = "none";
     p.attachedTo = null;
-    if (wasOnBattlefield) {
-      s.log("zone_change", p.id, "battlefield->none");
-      releaseUntil(s, p);
-    }
   }
+  for (const p of gone) s.log("zone_change", p.id, "battlefield->none");
+  // 800.4a: their abilities waiting to resolve leave with them.
+  s.triggers = s.triggers.filter((t) => t.controller !== player);
+  // 610.4: only once all of it is gone is what waited for it released, so
+  // a permanent that left with them doesn't phase in.
+  for (const p of gone) releaseUntil(s, p);
 }
 
 /** 704.3: repeated until none applies; phased-out permanents are ignored
@@ -274,4 +294,12 @@ function resolveTriggers(s) {
     }
     stateBasedActions(s);
   }
+}
+
+/** 704.3, 117.5: whenever a player would receive priority, state-based
+ * actions are performed, then triggered abilities are put on the stack and
+ * resolve, each resolution giving priority again. */
+function receivePriority(s) {
+  stateBasedActions(s);
+  resolveTriggers(s);
 }
