@@ -102,6 +102,12 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--engine", required=True, help="engine name (see: phasecert engines)")
 
+    check = sub.add_parser(
+        "check-engine", help="smoke-test an engine on six fixed scenarios before certifying it"
+    )
+    check.add_argument("--engine", required=True, help="engine name or stdio:SPEC")
+    check.add_argument("--engine-timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S")
+
     sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
     sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
 
@@ -151,7 +157,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 def _main(argv: Sequence[str] | None) -> int:
     from adapters.discovery import EngineNotFound
     from conformance.baseline import BaselineError
-    from conformance.cli import certify, listing, merging, replaying, serving
+    from conformance.cli import certify, engine_check, listing, merging, replaying, serving
     from conformance.cli.isolation import InfrastructureFailure
     from conformance.corpus import CorpusError
 
@@ -163,6 +169,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "rules": lambda _: listing.list_rules(),
         "engines": lambda _: listing.list_engines(),
         "serve": lambda a: serving.serve_stdio(a.engine),
+        "check-engine": lambda a: engine_check.check_engine(a.engine, timeout=a.engine_timeout),
     }
     try:
         return commands[args.command](args)

@@ -196,7 +196,9 @@ def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
 
 @rule_property(
     "702.26n",
-    needs=LEAVING,
+    # What phased out under a leaver and doesn't leave with them is
+    # something they controlled and didn't own: a control change.
+    needs={*LEAVING, C.CONTROL_CHANGE},
     scenarios=lambda caps: conceding_scenarios(
         focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER),
         phased_out_under_non_owners,
