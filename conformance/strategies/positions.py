@@ -154,12 +154,14 @@ def effect_lists(
     caps: Caps,
     *,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    skipped_untap: bool = False,
 ) -> tuple[Effect, ...]:
     """Continuous effects consistent with `setup` (see legality); a boost
-    lasts one of `boost_durations` (702.26f, 800.4m)."""
+    lasts one of `boost_durations` (702.26f, 800.4m); with `skipped_untap`,
+    a player always skips their next untap step (702.26m), if `caps` allow."""
     effects: list[Effect] = []
     last = setup.players - 1
-    if C.SKIP_UNTAP in caps and maybe(draw):
+    if C.SKIP_UNTAP in caps and (skipped_untap or maybe(draw)):
         effects.append(SkipUntap(integer(draw, 0, last)))
     creatures = [p.id for p in setup.permanents if p.is_creature]
     if C.PT_BOOST in caps and creatures and maybe(draw):
@@ -199,8 +201,10 @@ def setups(
     ready: bool = False,
     effects: bool = True,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
+    skipped_untap: bool = False,
 ) -> Setup:
-    """A legal position with what `caps` allows."""
+    """A legal position with what `caps` allows (`skipped_untap`: see
+    `effect_lists`)."""
     players = integer(draw, 2, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
@@ -216,6 +220,11 @@ def setups(
     setup = Setup(players=players, active=integer(draw, 0, players - 1), permanents=permanents)
     if effects:
         setup = replace(
-            setup, effects=draw(effect_lists(setup, caps, boost_durations=boost_durations))
+            setup,
+            effects=draw(
+                effect_lists(
+                    setup, caps, boost_durations=boost_durations, skipped_untap=skipped_untap
+                )
+            ),
         )
     return setup
