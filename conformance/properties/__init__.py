@@ -1,7 +1,15 @@
 """The properties of the suite, one module per group of rules; importing this
 package registers them all in `REGISTRY`."""
 
-from conformance.properties import attachments, durations, existence, identity, multiplayer, untap  # noqa: F401
+from conformance.properties import (  # noqa: F401
+    attachments,
+    durations,
+    entering,
+    existence,
+    identity,
+    multiplayer,
+    untap,
+)
 from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
 
 __all__ = ["REGISTRY", "Property", "Violation", "rule_property"]

@@ -161,3 +161,8 @@ def phased(step: Step) -> bool:
         and b.phased_out != c.phased_out
         for c in step.after.permanents
     )
+
+
+def in_game(obs: Observation, index: int) -> bool:
+    """Whether `index` is a player still in the game."""
+    return 0 <= index < len(obs.players) and obs.players[index].in_game
