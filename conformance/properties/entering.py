@@ -24,8 +24,9 @@ from conformance.properties.history import (
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
+from conformance.setup import PhasedOut
 from conformance.strategies import Caps, action_lists, scenarios, setups
-from conformance.strategies._draw import pick
+from conformance.strategies._draw import integer, pick
 
 
 def _tokens(trace: Trace) -> set[str]:
@@ -194,14 +195,20 @@ def _a_creature_that_phased_in_tapped_or_attacked(trace: Trace) -> bool:
 
 @st.composite
 def _turns_where_creatures_phase_in(draw: st.DrawFn, caps: Caps) -> Scenario:
-    """R2017-haste scenarios: two players' creatures, then the turn passes,
-    if any creature is phased out, to a player it phased out under (it
-    phases in as their turn begins), and they and the others act."""
+    """R2017-haste scenarios: two players' creatures, at least one phased
+    out; the turn passes to a player one phased out under (it phases in as
+    their turn begins), and they and the others act."""
     caps = focus(caps, C.ACTIVATED_ABILITIES, C.COMBAT)
     setup = draw(setups(caps, min_permanents=1, max_permanents=2, permanent_kinds=("creature",)))
+    if all(p.phased_out is None for p in setup.permanents):
+        # Phase one out (creatures alone: nothing is attached to it).
+        i = integer(draw, 0, len(setup.permanents) - 1)
+        out = replace(
+            setup.permanents[i], phased_out=PhasedOut("direct", setup.permanents[i].controller)
+        )
+        setup = replace(setup, permanents=(*setup.permanents[:i], out, *setup.permanents[i + 1 :]))
     unders = sorted({p.phased_out.under for p in setup.permanents if p.phased_out is not None})
-    if unders:
-        setup = replace(setup, active=(pick(draw, unders) - 1) % setup.players)
+    setup = replace(setup, active=(pick(draw, unders) - 1) % setup.players)
     turn = replace(setup, active=(setup.active + 1) % setup.players)
     kinds = (a.PassTurn, a.Activate, a.DeclareAttackers)
     actions = draw(action_lists(turn, caps, kinds=kinds, min_size=1, max_size=4))

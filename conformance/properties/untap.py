@@ -231,15 +231,26 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
             "nothing phases in or out",
             ", ".join(f"{e.subject} {e.kind}" for e in moved),
         )
+        # The position shows it too, for engines that log no events.
         for c in step.after.permanents:
             b = view(step.before, c.id)
-            if b is not None and b.phased_in and c.on_battlefield and counts.get(c.id, 0) > 0:
+            if b is None or not (b.on_battlefield and c.on_battlefield):
+                continue
+            if b.phased_in and counts.get(c.id, 0) > 0:
                 expect(
                     c.phased_in,
                     "702.26m",
                     f"{where(trace, step)}, {c.id}",
                     "stays phased in",
                     "phased out",
+                )
+            if b.phased_out:
+                expect(
+                    c.phased_out,
+                    "R2017-skip-untap",
+                    f"{where(trace, step)}, {c.id} (player {player} skips this untap step)",
+                    "stays phased out until an untap step the player has",
+                    "phased in",
                 )
 
 
