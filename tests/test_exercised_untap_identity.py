@@ -40,13 +40,35 @@ class _Inert:
         return replace(self.first, events=(), refused="not supported")
 
 
+class _UntapOnly(_Inert):
+    """Passes turns and untaps, never phases; refuses everything else."""
+
+    def perform(self, action: a.Action) -> Observation:
+        if not isinstance(action, a.PassTurn):
+            return super().perform(action)
+        obs = self.first
+        active = (obs.active + 1) % len(obs.players)
+        views = tuple(
+            replace(p, tapped=False) if p.controller == active and p.phased_in else p
+            for p in obs.permanents
+        )
+        self.first = replace(obs, turn=obs.turn + 1, active=active, permanents=views, events=())
+        return self.first
+
+
 class InertEngine:
     name = "inert"
     version = "0"
     capabilities = REFERENCE.capabilities
+    game: type[_Inert] = _Inert
 
     def start(self, setup: Setup) -> _Inert:
-        return _Inert(REFERENCE.start(setup).observe())
+        return self.game(REFERENCE.start(setup).observe())
+
+
+class UntapOnlyEngine(InertEngine):
+    name = "untap-only"
+    game = _UntapOnly
 
 
 def creature(pid: str, **fields: Any) -> Permanent:
@@ -144,10 +166,11 @@ def test_the_reference_exercises_it_and_passes(name: str) -> None:
     assert prop.exercised is not None and prop.exercised(trace)
 
 
+@pytest.mark.parametrize("engine", [InertEngine(), UntapOnlyEngine()], ids=lambda e: e.name)
 @pytest.mark.parametrize("name", sorted(EXERCISING))
-def test_an_inert_engine_does_not_exercise_it(name: str) -> None:
+def test_an_engine_that_never_phases_does_not_exercise_it(name: str, engine: Any) -> None:
     prop = REGISTRY[name]
-    trace = play(InertEngine(), EXERCISING[name])
+    trace = play(engine, EXERCISING[name])
     assert prop.exercised is not None and not prop.exercised(trace)
 
 
