@@ -265,3 +265,17 @@ def test_the_same_permanent_comes_back_with_what_it_had() -> None:
     lost = _forged(trace, 2, "p1", counters=())
     with pytest.raises(Violation, match="R2017-counters"):
         prop.check(lost)
+
+
+def test_phasing_is_no_control_change_outside_a_control_effects_ends() -> None:
+    # Player 1's "until end of turn" control of p1 ends at cleanup (action
+    # 2); phasing p1 out later must not give it to them again.
+    scenario = Scenario(
+        Setup(permanents=(creature("p1"),)),
+        (a.GainControl(1, "p1", Duration("end_of_turn")), a.PassTurn(), a.PhaseOut(0, ("p1",))),
+    )
+    prop = REGISTRY["phasing_keeps_the_same_permanent"]
+    trace = play(REFERENCE, scenario)
+    prop.check(trace)
+    with pytest.raises(Violation, match=r"702\.26d .*not a control change"):
+        prop.check(_forged(trace, 3, "p1", controller=1))

@@ -15,7 +15,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
 from conformance.properties.effects import control_grants, focus, untap_step_controllers
-from conformance.properties.history import abilities, owners, view
+from conformance.properties.history import abilities, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import TRIGGER_LIFE
@@ -52,13 +52,18 @@ def _untapped_by_step(step: Step, c: PermanentView) -> bool:
     return isinstance(step.action, a.PassTurn) and c.controller == step.after.active
 
 
-def _stable_control(trace: Trace) -> set[str]:
-    """Permanents whose controller only GainControl can change: every control
-    effect on them lasts indefinitely and nobody leaves the game (800.4c)."""
-    if any(isinstance(x, a.Concede) for x in trace.scenario.actions):
-        return set()
-    unstable = {g.target for g in control_grants(trace) if g.duration.kind != "indefinitely"}
-    return set(owners(trace.scenario)) - unstable
+def _control_changes(trace: Trace) -> set[tuple[int, str | None]]:
+    """(k, permanent): action k may change who controls the permanent by the
+    rules, as a control effect on it starts or ends there (611.2, 702.26f);
+    (k, None): a player leaves the game in action k, ending the control
+    effects giving them anything (800.4a). Elsewhere phasing must not."""
+    changes: set[tuple[int, str | None]] = set()
+    for g in control_grants(trace):
+        changes |= {(g.start, g.target)} | ({(g.end, g.target)} if g.end is not None else set())
+    for k, step in enumerate(trace.steps, 1):
+        if isinstance(step.action, a.Concede) and step.after.refused is None:
+            changes.add((k, None))
+    return changes
 
 
 def _kept(at: str, then: PermanentView, c: PermanentView, untapped: bool) -> None:
@@ -135,8 +140,8 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
     its counters, tapped status, the choice made as it entered, and (while
     its control effects last) its controller; after phasing out and back in,
     it has what it had as it phased out."""
-    stable = _stable_control(trace)
-    for step in trace.steps:
+    changes = _control_changes(trace)
+    for k, step in enumerate(trace.steps, 1):
         for b in step.before.permanents:
             c = view(step.after, b.id)
             out, back = _went_out(step, b), _came_in(step, b)
@@ -147,7 +152,8 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             if not c.on_battlefield:
                 continue
             _kept(at, b, c, not out and _untapped_by_step(step, c))
-            if b.id in stable and None not in (b.controller, c.controller):
+            stable = not {(k, b.id), (k, None)} & changes
+            if stable and None not in (b.controller, c.controller):
                 expect(
                     c.controller == b.controller,
                     "702.26d",
