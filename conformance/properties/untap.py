@@ -172,13 +172,20 @@ def _an_untap_step_untapped_what_phased_in(trace: Trace) -> bool:
 def untap_step_untaps_after_phasing(trace: Trace) -> None:
     """Phasing comes first in the untap step; what phases in is untapped with
     the rest, and what phases out is left alone (702.26b)."""
+    waiting = waiting_for_source(trace)
     for step, player in untap_steps(trace):
+        k = trace.steps.index(step) + 1
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not c.on_battlefield:
                 continue
             at = f"{where(trace, step)}, {c.id}"
-            if c.phased_in and c.controller == player:
+            # 610.4: what waited for a source phases in as the source leaves,
+            # which can be after the untapping: an Aura phasing in onto a
+            # phased-out host leaves only as state-based actions are checked
+            # (704.3, 704.5m). Only that permanent in that step is spared.
+            released = b.phased_out and c.id in waiting[k - 1]
+            if c.phased_in and c.controller == player and not released:
                 expect(not c.tapped, "502.1", at, "phased in and untapped", "tapped")
             if c.phased_out:
                 expect(
