@@ -279,3 +279,32 @@ def test_phasing_is_no_control_change_outside_a_control_effects_ends() -> None:
     prop.check(trace)
     with pytest.raises(Violation, match=r"702\.26d .*not a control change"):
         prop.check(_forged(trace, 3, "p1", controller=1))
+
+
+def test_what_phases_in_as_its_source_leaves_after_the_untapping_may_stay_tapped() -> None:
+    # The Aura p2 and its host p1 phase out separately; in player 1's untap
+    # step p2 phases in onto its phased-out host and goes to the graveyard
+    # (704.5m) only after the untapping; p3, waiting for p2 to leave
+    # (610.4), phases in then, still tapped.
+    scenario = Scenario(
+        Setup(
+            permanents=(
+                creature("p1"),
+                Permanent("p2", owner=1, controller=1, attached_to="p1", **AURA),
+                Permanent(
+                    "p3",
+                    types=("enchantment",),
+                    owner=1,
+                    controller=1,
+                    tapped=True,
+                    phased_out=PhasedOut("direct", 1, "p2"),
+                ),
+            )
+        ),
+        (a.PhaseOut(1, ("p2",)), a.PhaseOut(0, ("p1",)), a.PassTurn()),
+    )
+    trace = play(REFERENCE, scenario)
+    after = trace.steps[-1].after
+    assert after.permanent("p2").zone == "graveyard"
+    assert after.permanent("p3").phased_in and after.permanent("p3").tapped
+    REGISTRY["untap_step_untaps_after_phasing"].check(trace)
