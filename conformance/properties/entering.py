@@ -30,6 +30,7 @@ from conformance.strategies._draw import integer, pick
 
 
 def _tokens(trace: Trace) -> set[str]:
+    """The tokens of the scenario: set up, or created by its actions."""
     tokens = {p.id for p in trace.scenario.setup.permanents if p.token}
     return tokens | {x.id for x in trace.scenario.actions if isinstance(x, a.CreateToken)}
 
