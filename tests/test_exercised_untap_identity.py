@@ -20,7 +20,7 @@ from conformance.properties.history import Phasing, phasings, waiting_for_source
 from conformance.properties.registry import Violation
 from conformance.running import Step, Trace, play
 from conformance.scenario import Scenario
-from conformance.setup import Duration, Permanent, PhasedOut, Setup, SkipUntap
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
 
 REFERENCE = ReferenceEngine()
 AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
@@ -308,3 +308,30 @@ def test_what_phases_in_as_its_source_leaves_after_the_untapping_may_stay_tapped
     assert after.permanent("p2").zone == "graveyard"
     assert after.permanent("p3").phased_in and after.permanent("p3").tapped
     REGISTRY["untap_step_untaps_after_phasing"].check(trace)
+
+
+def test_a_phase_trigger_of_what_then_leaves_may_go_to_its_controller_as_the_step_began() -> None:
+    # Player 1's control of the Aura p2 ends at cleanup; in player 1's
+    # untap step p2 phases in onto p1, which phases out, and goes to the
+    # graveyard: its "phases in" trigger is player 0's, whose life the
+    # position can't explain (the Aura is gone), so it is not checked.
+    scenario = Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1, phasing=1),
+                Permanent(
+                    "p2",
+                    controller=1,
+                    attached_to="p1",
+                    abilities=("phases_in",),
+                    phased_out=PhasedOut("direct", 1),
+                    **AURA,
+                ),
+            ),
+            effects=(ControlEffect("p2", 1, Duration("end_of_turn")),),
+        ),
+        (a.PassTurn(),),
+    )
+    trace = play(REFERENCE, scenario)
+    assert trace.steps[0].after.permanent("p2").zone == "graveyard"
+    REGISTRY["phase_triggers_trigger"].check(trace)

@@ -233,16 +233,15 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[Step, dict[str, int], set[int
             if defender is not None:
                 unseen.add(defender)
             defender = None
+        untap = controllers.get(k, {})
         for b in step.before.permanents:
             c = view(step.after, b.id)
-            if (
-                b.on_battlefield
-                and (c is None or not c.on_battlefield)
-                and b.controller is not None
-            ):
-                unseen.add(b.controller)
+            if b.on_battlefield and (c is None or not c.on_battlefield):
+                # Its controller before the action, or as the untap step
+                # began (cleanup may have ended a control effect, 514.2).
+                unseen |= {p for p in (b.controller, untap.get(b.id)) if p is not None}
         players = {p.index for p in step.after.players} - unseen
-        yield step, controllers.get(k, {}), players
+        yield step, untap, players
 
 
 def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
