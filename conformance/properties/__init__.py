@@ -5,6 +5,7 @@ from conformance.properties import (  # noqa: F401
     attachments,
     combat,
     durations,
+    entering,
     existence,
     identity,
     leaving_control,

@@ -5,13 +5,14 @@ a permanent was set up with."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TypeVar
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import Ability, Permanent, SkipUntap
+from conformance.setup import Ability, Permanent, PhaseCause, SkipUntap
 
 T = TypeVar("T")
 
@@ -196,3 +197,82 @@ def released_by_leaving(step: Step, waiting: dict[str, str], indirect: set[str],
             return False
         pid = b.attached_to
     return False
+
+
+@dataclass(frozen=True)
+class Phasing:
+    """How a phased-out permanent came to be phased out, as the scenario's
+    history says rather than the engine: `cause` (702.26g, h) and the source
+    it waits for, if it phased out "until" (610.4)."""
+
+    cause: PhaseCause
+    until: str | None = None
+
+
+def phasings(trace: Trace) -> list[dict[str, Phasing]]:
+    """For each observation k (0 the initial one, k the one after action k):
+    how each permanent phased out on the battlefield then had phased out.
+    The setup says it for the start; after that, a permanent that phased out
+    in a step did so indirectly if what it was attached to phased out in the
+    same step (702.26g, h), else directly, "until" the source of the
+    PhaseOutUntil that targeted it (610.4). The engine's own `cause` is not
+    read: it is one of the things under test."""
+    status = {
+        p.id: Phasing(p.phased_out.cause, p.phased_out.until)
+        for p in trace.scenario.setup.permanents
+        if p.phased_out is not None
+    }
+    result = [dict(status)]
+    for step in trace.steps:
+        x = step.action
+        sources = (
+            {x.target: x.source}
+            if isinstance(x, a.PhaseOutUntil) and step.after.refused is None
+            else {}
+        )
+        out = {q.id for q in step.after.permanents if q.on_battlefield and q.phased_out}
+        went = out - set(status)
+        for pid in went:
+            host = getattr(view(step.before, pid), "attached_to", None)
+            if isinstance(host, str) and host in went:
+                status[pid] = Phasing("indirect")
+            else:
+                status[pid] = Phasing("direct", sources.get(pid))
+        status = {pid: s for pid, s in status.items() if pid in out}
+        result.append(dict(status))
+    return result
+
+
+def waiting_for_source(trace: Trace) -> list[set[str]]:
+    """For each observation k: the permanents 610.4 governs there, those
+    phased out "until" a source still on the battlefield (phased in or out:
+    phasing out is not leaving, R2017-until-leaves). Once it phased in, or
+    its source is gone, a permanent is an ordinary phased-out one again."""
+    obs = [trace.initial, *(s.after for s in trace.steps)]
+    return [
+        {
+            pid
+            for pid, s in status.items()
+            if s.until is not None
+            and (source := view(o, s.until)) is not None
+            and source.on_battlefield
+        }
+        for o, status in zip(obs, phasings(trace), strict=True)
+    ]
+
+
+def phased(step: Step) -> bool:
+    """Whether the engine showed any permanent change phased status in `step`
+    (on the battlefield before and after)."""
+    return any(
+        (b := view(step.before, c.id)) is not None
+        and b.on_battlefield
+        and c.on_battlefield
+        and b.phased_out != c.phased_out
+        for c in step.after.permanents
+    )
+
+
+def in_game(obs: Observation, index: int) -> bool:
+    """Whether `index` is a player still in the game."""
+    return 0 <= index < len(obs.players) and obs.players[index].in_game

@@ -1,6 +1,6 @@
 """Properties of the untap step: who phases out, who phases in, and what the
-step does and doesn't do besides (702.26a, m, p; 502.1; 110.5; R2017-tokens,
-R2017-haste, R2017-skip-untap; 704.5d)."""
+step does and doesn't do besides (702.26a, m, p; 502.1; R2017-skip-untap).
+Tokens and creatures that phase in are `entering`'s."""
 
 from __future__ import annotations
 
@@ -8,77 +8,121 @@ from collections.abc import Collection
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.observation import Observation
 from conformance.properties.effects import (
     phased_out_under,
     untap_step_controllers,
 )
 from conformance.properties.history import (
-    abilities,
+    in_game,
+    phased,
     phasing_instances,
+    phasings,
     skips_untap,
     untap_steps,
-    until_waiting,
     view,
-    was_out_came_in,
+    waiting_for_source,
 )
 from conformance.properties.registry import expect, rule_property, where
-from conformance.running import Trace
+from conformance.running import Step, Trace
 from conformance.strategies import scenarios
 
 _NO_SKIP = {C.SKIP_UNTAP}
+#: PassTurn three times among the kinds: action kinds are drawn uniformly,
+#: and untap steps are what these rules are about.
+_TURNS = (a.PassTurn,) * 3
 
 
 def _without(caps: Collection[C], dropped: set[C]) -> set[C]:
     return set(caps) - dropped
 
 
+def _phased_under_step(trace: Trace) -> list[tuple[int, Step, int, set[str], set[str]]]:
+    """For each untap step the engine played (action k, of `player`): the
+    permanents that should phase out in it (phased in, with phasing,
+    controlled by `player` as the step began) and those that should phase in
+    (phased out directly under `player`, from the history, and not waiting
+    for an "until" source, 610.4), by 702.26a."""
+    counts = phasing_instances(trace.scenario)
+    unders = phased_out_under(trace)
+    status = phasings(trace)
+    waiting = waiting_for_source(trace)
+    controllers = untap_step_controllers(trace)
+    result = []
+    for step, player in untap_steps(trace):
+        k = trace.steps.index(step) + 1
+        going, coming = set(), set()
+        for b in step.before.permanents:
+            if not b.on_battlefield:
+                continue
+            if b.phased_in and counts.get(b.id, 0) > 0 and controllers[k][b.id] == player:
+                going.add(b.id)
+            was = status[k - 1].get(b.id)
+            if (
+                b.phased_out
+                and was is not None
+                and was.cause == "direct"
+                and unders[k - 1].get(b.id) == player
+                and b.id not in waiting[k - 1]
+            ):
+                coming.add(b.id)
+        result.append((k, step, player, going, coming))
+    return result
+
+
+def _an_untap_step_phased(trace: Trace) -> bool:
+    """702.26a: an untap step in which a permanent with phasing of the active
+    player phased out, or one that phased out directly under them phased in."""
+    for _, step, _, going, coming in _phased_under_step(trace):
+        for pid in going | coming:
+            c = view(step.after, pid)
+            if c is not None and c.on_battlefield and c.phased_out == (pid in going):
+                return True
+    return False
+
+
 @rule_property(
     "702.26a",
     scenarios=lambda caps: scenarios(
         _without(caps, _NO_SKIP | {C.LEAVE_GAME}),
-        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
-        min_actions=1,
+        kinds=(*_TURNS, a.PhaseOut, a.PhaseOutAll, a.GainControl, a.PhaseOutUntil, a.Destroy),
+        min_actions=2,
+        min_permanents=1,
     ),
+    exercised=_an_untap_step_phased,
     reads={"events"},
 )
 def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
     """In P's untap step, P's phased-in permanents with phasing phase out and
     what phased out directly under P phases in — at once, so nothing that
     phases in also phases out in the same step."""
-    counts = phasing_instances(trace.scenario)
-    unders = phased_out_under(trace)
-    waiting = until_waiting(trace.scenario)
-    controllers = untap_step_controllers(trace)
-    for step, player in untap_steps(trace):
-        k = trace.steps.index(step) + 1
-        under = unders[k - 1]
+    status = phasings(trace)
+    for k, step, player, going, coming in _phased_under_step(trace):
+        at = where(trace, step)
         for b in step.before.permanents:
             c = view(step.after, b.id)
             if c is None or not b.on_battlefield:
                 continue
-            controller = controllers[k][b.id]
-            at = where(trace, step)
-            phaser = counts.get(b.id, 0) > 0 and controller == player
-            if b.phased_in and phaser:
+            if b.id in going:
                 expect(c.phased_out, "702.26a", f"{at}, {b.id}", "it phases out", "phased in")
-            if b.phased_in and c.phased_out and c.cause == "direct":
+            # Cause from the history (702.26g, h): what phased out with its
+            # host is not a phaser of its own.
+            went = status[k].get(b.id)
+            if b.phased_in and went is not None and went.cause == "direct":
                 expect(
-                    phaser,
+                    b.id in going,
                     "702.26a",
-                    f"{at}, {b.id} (controller {controller} as the step began)",
+                    f"{at}, {b.id}",
                     f"only player {player}'s permanents with phasing phase out",
                     "it phased out",
                 )
-            if (
-                b.phased_out
-                and b.cause == "direct"
-                and under.get(b.id) == player
-                and b.id not in waiting
-            ):
+            if b.id in coming:
                 # Phasing in may leave it illegal: an Aura whose host phases
-                # out at the same time goes to the graveyard (704.5m).
-                left = not c.on_battlefield and bool(step.after.events_of("phased_in", b.id))
+                # out at the same time goes to the graveyard (704.5m); the
+                # position shows it, whether or not the engine logs events.
+                left = not c.on_battlefield and (
+                    bool(step.after.events_of("phased_in", b.id))
+                    or _aura_without_host(trace, step, b.id)
+                )
                 expect(
                     c.phased_in or left,
                     "702.26a",
@@ -88,23 +132,61 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
                 )
 
 
+def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
+    """`pid` is an Aura whose host is not phased in after `step` (704.5m)."""
+    setup = {p.id: p for p in trace.scenario.setup.permanents}
+    b = view(step.before, pid)
+    if pid not in setup or setup[pid].attachment != "aura" or b is None:
+        return False
+    if isinstance(b.attached_to, int):
+        return not in_game(step.after, b.attached_to)
+    host = None if b.attached_to is None else view(step.after, b.attached_to)
+    return host is None or not host.phased_in
+
+
+def _an_untap_step_untapped_what_phased_in(trace: Trace) -> bool:
+    """502.1: an untap step in which a tapped permanent of the active player
+    phased in and was untapped, or a tapped one phased out and stayed tapped."""
+    for step, player in untap_steps(trace):
+        for c in step.after.permanents:
+            b = view(step.before, c.id)
+            if b is None or not (b.on_battlefield and c.on_battlefield and b.tapped):
+                continue
+            if b.phased_out and c.phased_in and c.controller == player and not c.tapped:
+                return True
+            if b.phased_in and c.phased_out and c.tapped:
+                return True
+    return False
+
+
 @rule_property(
     "502.1",
     needs={C.TARGETING},
     scenarios=lambda caps: scenarios(
-        _without(caps, _NO_SKIP), kinds=(a.PassTurn, a.PhaseOut, a.Activate), min_actions=1
+        _without(caps, _NO_SKIP),
+        kinds=(*_TURNS[:2], a.PhaseOut, a.Activate),
+        min_actions=2,
+        min_permanents=1,
     ),
+    exercised=_an_untap_step_untapped_what_phased_in,
 )
 def untap_step_untaps_after_phasing(trace: Trace) -> None:
     """Phasing comes first in the untap step; what phases in is untapped with
     the rest, and what phases out is left alone (702.26b)."""
+    waiting = waiting_for_source(trace)
     for step, player in untap_steps(trace):
+        k = trace.steps.index(step) + 1
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not c.on_battlefield:
                 continue
             at = f"{where(trace, step)}, {c.id}"
-            if c.phased_in and c.controller == player:
+            # 610.4: what waited for a source phases in as the source leaves,
+            # which can be after the untapping: an Aura phasing in onto a
+            # phased-out host leaves only as state-based actions are checked
+            # (704.3, 704.5m). Only that permanent in that step is spared.
+            released = b.phased_out and c.id in waiting[k - 1]
+            if c.phased_in and c.controller == player and not released:
                 expect(not c.tapped, "502.1", at, "phased in and untapped", "tapped")
             if c.phased_out:
                 expect(
@@ -116,11 +198,29 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
                 )
 
 
+def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
+    """702.26m: a player skipped an untap step in which something of theirs
+    would have phased out or in, and the engine showed phasing in another
+    untap step of the scenario."""
+    skipping = set(skips_untap(trace.scenario))
+    would = elsewhere = False
+    for _, step, player, going, coming in _phased_under_step(trace):
+        if player in skipping:
+            skipping.discard(player)
+            would = would or bool(going | coming)
+        else:
+            elsewhere = elsewhere or phased(step)
+    return would and elsewhere
+
+
 @rule_property(
     "702.26m",
     "R2017-skip-untap",
     needs={C.SKIP_UNTAP},
-    scenarios=lambda caps: scenarios(caps, kinds=(a.PassTurn,), min_actions=1),
+    scenarios=lambda caps: scenarios(
+        caps, kinds=(a.PassTurn,), min_actions=3, min_permanents=2, skipped_untap=True
+    ),
+    exercised=_a_skipped_untap_step_would_have_phased,
     reads={"events"},
 )
 def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
@@ -140,9 +240,12 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
             "nothing phases in or out",
             ", ".join(f"{e.subject} {e.kind}" for e in moved),
         )
+        # The position shows it too, for engines that log no events.
         for c in step.after.permanents:
             b = view(step.before, c.id)
-            if b is not None and b.phased_in and c.on_battlefield and counts.get(c.id, 0) > 0:
+            if b is None or not (b.on_battlefield and c.on_battlefield):
+                continue
+            if b.phased_in and counts.get(c.id, 0) > 0:
                 expect(
                     c.phased_in,
                     "702.26m",
@@ -150,6 +253,26 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
                     "stays phased in",
                     "phased out",
                 )
+            if b.phased_out:
+                expect(
+                    c.phased_out,
+                    "R2017-skip-untap",
+                    f"{where(trace, step)}, {c.id} (player {player} skips this untap step)",
+                    "stays phased out until an untap step the player has",
+                    "phased in",
+                )
+
+
+def _a_redundant_phaser_phased_out(trace: Trace) -> bool:
+    """702.26p: an untap step in which a permanent with two or more instances
+    of phasing phased out."""
+    counts = phasing_instances(trace.scenario)
+    for _, step, _, going, _ in _phased_under_step(trace):
+        for pid in going:
+            c = view(step.after, pid)
+            if counts.get(pid, 0) >= 2 and c is not None and c.on_battlefield and c.phased_out:
+                return True
+    return False
 
 
 @rule_property(
@@ -158,6 +281,7 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     scenarios=lambda caps: scenarios(
         _without(caps, _NO_SKIP), kinds=(a.PassTurn,), min_actions=1, phased_out=False
     ),
+    exercised=_a_redundant_phaser_phased_out,
     reads={"events"},
 )
 def phasing_instances_are_redundant(trace: Trace) -> None:
@@ -182,116 +306,3 @@ def phasing_instances_are_redundant(trace: Trace) -> None:
                     "it phases out once",
                     f"{'phased out' if c.phased_out else 'phased in'}, events {events}",
                 )
-
-
-@rule_property(
-    "R2017-tokens",
-    "704.5d",
-    needs={C.TOKENS},
-    scenarios=lambda caps: scenarios(
-        _without(caps, _NO_SKIP), kinds=(a.PassTurn, a.CreateToken, a.PhaseOut), min_actions=2
-    ),
-    reads={"events"},
-)
-def phased_out_tokens_stay_and_phase_in(trace: Trace) -> None:
-    """A phased-out token stays on the battlefield (704.5d) and phases in at
-    its controller's next untap step (R2017-tokens)."""
-    tokens = {p.id for p in trace.scenario.setup.permanents if p.token}
-    tokens |= {x.id for x in trace.scenario.actions if isinstance(x, a.CreateToken)}
-    tokens -= until_waiting(trace.scenario)
-    unders = phased_out_under(trace)
-    for i, step in enumerate(trace.steps):
-        for pid in tokens:
-            b, c = view(step.before, pid), view(step.after, pid)
-            if b is None or c is None or not b.on_battlefield:
-                continue
-            at = f"{where(trace, step)}, token {pid}"
-            if b.phased_out or c.phased_out or step.after.events_of("phased_out", pid):
-                expect(c.on_battlefield, "704.5d", at, "still on the battlefield", c.zone)
-            if (
-                isinstance(step.action, a.PassTurn)
-                and step.after.refused is None
-                and b.phased_out
-                and b.cause == "direct"
-                and unders[i].get(pid) == step.after.active
-            ):
-                expect(c.phased_in, "R2017-tokens", at, "it phases in", "still phased out")
-
-
-@rule_property(
-    "110.5",
-    needs={C.TOKENS},
-    scenarios=lambda caps: scenarios(caps, kinds=(a.CreateToken, a.PassTurn), min_actions=1),
-)
-def permanents_enter_phased_in(trace: Trace) -> None:
-    """A permanent enters the battlefield phased in."""
-    for step in trace.steps:
-        if isinstance(step.action, a.CreateToken) and step.after.refused is None:
-            c = view(step.after, step.action.id)
-            expect(
-                c is not None and c.phased_in,
-                "110.5",
-                where(trace, step),
-                f"token {step.action.id} on the battlefield, phased in",
-                "missing" if c is None else f"{c.zone}, phased out={c.phased_out}",
-            )
-
-
-@rule_property(
-    "R2017-haste",
-    needs={C.ACTIVATED_ABILITIES},
-    scenarios=lambda caps: scenarios(
-        _without(caps, _NO_SKIP | {C.CONTROL_CHANGE}),
-        kinds=(a.PassTurn, a.Activate, a.DeclareAttackers),
-        min_actions=2,
-        permanent_kinds=("creature",),
-    ),
-)
-def creatures_that_phase_in_can_tap_and_attack(trace: Trace) -> None:
-    """A creature that phased in as its controller's turn began can pay {T}
-    and attack that turn: phasing in is not entering the battlefield."""
-    came_in: set[str] = set()
-    attacked = False
-    for step in trace.steps:
-        x, b = step.action, step.before
-        if isinstance(x, a.PassTurn):
-            came_in = {p.id for p in step.after.permanents if was_out_came_in(step, p.id)}
-            attacked = False
-            continue
-        ready = {
-            pid
-            for pid in came_in
-            if (v := view(b, pid)) is not None
-            and v.phased_in
-            and not v.tapped
-            and v.controller == b.active
-        }
-        if (
-            isinstance(x, a.Activate)
-            and x.player == b.active
-            and x.source in ready
-            and "tap_gain_life" in abilities(trace.scenario, x.source)
-        ):
-            expect(
-                step.after.refused is None,
-                "R2017-haste",
-                where(trace, step),
-                f"{x.source}, phased in this turn, can pay {{T}}",
-                f"refused: {step.after.refused}",
-            )
-        if isinstance(x, a.DeclareAttackers) and not attacked:
-            defender = _in_game(b, x.defender)
-            if x.player == b.active and set(x.attackers) <= ready and defender:
-                expect(
-                    step.after.refused is None,
-                    "R2017-haste",
-                    where(trace, step),
-                    f"{', '.join(x.attackers)}, phased in this turn, can attack",
-                    f"refused: {step.after.refused}",
-                )
-            attacked = attacked or step.after.refused is None
-
-
-def _in_game(obs: Observation, index: int) -> bool:
-    """Whether `index` is a player still in the game."""
-    return 0 <= index < len(obs.players) and obs.players[index].in_game

@@ -185,15 +185,17 @@ def effect_lists(
     *,
     boost_durations: Sequence[DurationKind] = ("end_of_turn",),
     control_durations: Sequence[Duration] | None = None,
+    skipped_untap: bool = False,
 ) -> tuple[Effect, ...]:
     """Continuous effects consistent with `setup` (see legality); a boost
     lasts one of `boost_durations` (702.26f, 800.4m). With
     `control_durations`, every permanent controlled by another player than
     its default controller gets an explicit control effect lasting one of
-    them (800.4c)."""
+    them (800.4c); with `skipped_untap`, a player always skips their next
+    untap step (702.26m), if `caps` allow."""
     effects: list[Effect] = []
     last = setup.players - 1
-    if C.SKIP_UNTAP in caps and maybe(draw):
+    if C.SKIP_UNTAP in caps and (skipped_untap or maybe(draw)):
         effects.append(SkipUntap(integer(draw, 0, last)))
     creatures = [p.id for p in setup.permanents if p.is_creature]
     if C.PT_BOOST in caps and creatures and maybe(draw):
@@ -245,10 +247,11 @@ def setups(
     control_durations: Sequence[Duration] | None = None,
     abilities: Sequence[Ability] | None = None,
     favour_until: bool = False,
+    skipped_untap: bool = False,
 ) -> Setup:
     """A legal position with what `caps` allows; at least `min_players`
-    players if the engine plays multiplayer games (`permanent_lists` says
-    what the other options do)."""
+    players if the engine plays multiplayer games (`permanent_lists` and
+    `effect_lists` say what the other options do)."""
     players = integer(draw, min_players, 4) if C.MULTIPLAYER in caps else 2
     permanents = draw(
         permanent_lists(
@@ -276,6 +279,7 @@ def setups(
                     caps,
                     boost_durations=boost_durations,
                     control_durations=control_durations,
+                    skipped_untap=skipped_untap,
                 )
             ),
         )

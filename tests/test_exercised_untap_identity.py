@@ -1,0 +1,337 @@
+"""What exercising each untap-step and identity property means: for each, a
+hand-written scenario whose reference trace exercises it, and the same
+scenario played by an inert engine (its start, then every action refused),
+which must not. Also the narrowed exclusions: history, not the engine,
+says how a permanent phased out; 610.4 spares only what waits for its
+source; phase triggers are followed through control changes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.observation import Observation
+from conformance.properties import REGISTRY
+from conformance.properties.history import Phasing, phasings, waiting_for_source
+from conformance.properties.registry import Violation
+from conformance.running import Step, Trace, play
+from conformance.scenario import Scenario
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
+
+REFERENCE = ReferenceEngine()
+AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
+
+
+class _Inert:
+    """An engine that shows the reference's starting position and refuses
+    every action."""
+
+    def __init__(self, first: Observation) -> None:
+        self.first = first
+
+    def observe(self) -> Observation:
+        return self.first
+
+    def perform(self, action: a.Action) -> Observation:
+        return replace(self.first, events=(), refused="not supported")
+
+
+class _UntapOnly(_Inert):
+    """Passes turns and untaps, never phases; refuses everything else."""
+
+    def perform(self, action: a.Action) -> Observation:
+        if not isinstance(action, a.PassTurn):
+            return super().perform(action)
+        obs = self.first
+        active = (obs.active + 1) % len(obs.players)
+        views = tuple(
+            replace(p, tapped=False) if p.controller == active and p.phased_in else p
+            for p in obs.permanents
+        )
+        self.first = replace(obs, turn=obs.turn + 1, active=active, permanents=views, events=())
+        return self.first
+
+
+class InertEngine:
+    name = "inert"
+    version = "0"
+    capabilities = REFERENCE.capabilities
+    game: type[_Inert] = _Inert
+
+    def start(self, setup: Setup) -> _Inert:
+        return self.game(REFERENCE.start(setup).observe())
+
+
+class UntapOnlyEngine(InertEngine):
+    name = "untap-only"
+    game = _UntapOnly
+
+
+def creature(pid: str, **fields: Any) -> Permanent:
+    return Permanent(pid, power=1, toughness=1, **fields)
+
+
+EXERCISING: dict[str, Scenario] = {
+    # Player 1's untap step: their phaser phases out.
+    "untap_step_phases_out_and_in_at_once": Scenario(
+        Setup(permanents=(creature("p1", controller=1, owner=1, phasing=1),)),
+        (a.PassTurn(),),
+    ),
+    # A tapped creature phased out under player 1 phases in, then untaps.
+    "untap_step_untaps_after_phasing": Scenario(
+        Setup(
+            permanents=(
+                creature(
+                    "p1", owner=1, controller=1, tapped=True, phased_out=PhasedOut("direct", 1)
+                ),
+            )
+        ),
+        (a.PassTurn(),),
+    ),
+    # Player 1 skips the untap step in which p1 would phase out; p2 phases
+    # out in player 0's.
+    "skipped_untap_step_has_no_phasing": Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1, phasing=1),
+                creature("p2", phasing=1),
+            ),
+            effects=(SkipUntap(1),),
+        ),
+        (a.PassTurn(), a.PassTurn()),
+    ),
+    "phasing_instances_are_redundant": Scenario(
+        Setup(permanents=(creature("p1", owner=1, controller=1, phasing=2),)),
+        (a.PassTurn(),),
+    ),
+    # A token phases out in player 0's untap step and stays, then comes back.
+    "phased_out_tokens_stay_and_phase_in": Scenario(
+        Setup(),
+        (a.CreateToken(0, "t1", 1), a.PassTurn(), a.PassTurn(), a.PassTurn()),
+    ),
+    "permanents_enter_phased_in": Scenario(Setup(), (a.CreateToken(0, "t1", 0),)),
+    # p1 phases in as player 1's turn begins, then pays {T}.
+    "creatures_that_phase_in_can_tap_and_attack": Scenario(
+        Setup(
+            permanents=(
+                creature(
+                    "p1",
+                    owner=1,
+                    controller=1,
+                    abilities=("tap_gain_life",),
+                    phased_out=PhasedOut("direct", 1),
+                ),
+            )
+        ),
+        (a.PassTurn(), a.Activate(1, "p1")),
+    ),
+    # A tapped creature with a counter and a choice goes out, stays out
+    # through player 0's turn and comes back in player 1's untap step.
+    "phasing_keeps_the_same_permanent": Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                creature(
+                    "p1",
+                    owner=1,
+                    controller=1,
+                    tapped=True,
+                    counters=(("+1/+1", 1),),
+                    chosen="blue",
+                ),
+            ),
+        ),
+        (a.PhaseOut(1, ("p1",)), a.PassTurn(), a.PassTurn()),
+    ),
+    "phasing_triggers_no_enter_or_leave_abilities": Scenario(
+        Setup(permanents=(creature("p1", abilities=("etb", "ltb", "dies")),)),
+        (a.PhaseOut(0, ("p1",)),),
+    ),
+    "phase_triggers_trigger": Scenario(
+        Setup(permanents=(creature("p1", abilities=("phases_out",)),)),
+        (a.PhaseOut(0, ("p1",)),),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISING))
+def test_the_reference_exercises_it_and_passes(name: str) -> None:
+    prop = REGISTRY[name]
+    trace = play(REFERENCE, EXERCISING[name])
+    prop.check(trace)
+    assert prop.exercised is not None and prop.exercised(trace)
+
+
+@pytest.mark.parametrize("engine", [InertEngine(), UntapOnlyEngine()], ids=lambda e: e.name)
+@pytest.mark.parametrize("name", sorted(EXERCISING))
+def test_an_engine_that_never_phases_does_not_exercise_it(name: str, engine: Any) -> None:
+    prop = REGISTRY[name]
+    trace = play(engine, EXERCISING[name])
+    assert prop.exercised is not None and not prop.exercised(trace)
+
+
+def test_every_property_of_the_area_has_a_scenario() -> None:
+    from conformance.properties import entering, identity, untap
+
+    modules = {m.__name__ for m in (entering, identity, untap)}
+    mine = {name for name, prop in REGISTRY.items() if prop.check.__module__ in modules}
+    assert mine == set(EXERCISING)
+
+
+def _forged(trace: Trace, k: int, pid: str, **shown: Any) -> Trace:
+    """`trace` with `pid` shown with `shown` in every observation from the
+    one after action k on: an engine with a bug the reference doesn't have."""
+
+    def edit(obs: Observation) -> Observation:
+        views = tuple(replace(p, **shown) if p.id == pid else p for p in obs.permanents)
+        return replace(obs, permanents=views)
+
+    steps = []
+    for i, step in enumerate(trace.steps, 1):
+        before = edit(step.before) if i > k else step.before
+        steps.append(Step(step.action, before, edit(step.after) if i >= k else step.after))
+    return replace(trace, steps=tuple(steps))
+
+
+def test_history_not_the_engine_says_an_aura_phased_out_indirectly() -> None:
+    scenario = Scenario(
+        Setup(permanents=(creature("p1"), Permanent("p2", attached_to="p1", **AURA))),
+        (a.PhaseOut(0, ("p1",)),),
+    )
+    trace = _forged(play(REFERENCE, scenario), 1, "p2", cause="direct")
+    assert phasings(trace)[1] == {"p1": Phasing("direct"), "p2": Phasing("indirect")}
+
+
+#: p2 phased out under player 1 until p1 leaves the battlefield (610.4).
+_UNTIL = Setup(
+    permanents=(
+        Permanent("p1", types=("artifact",)),
+        creature("p2", owner=1, controller=1, phased_out=PhasedOut("direct", 1, "p1")),
+    )
+)
+
+
+def test_what_waits_for_its_source_is_spared_by_the_untap_step_only() -> None:
+    prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
+    waiting = play(REFERENCE, Scenario(_UNTIL, (a.PassTurn(),)))
+    prop.check(waiting)  # 610.4: p2 does not phase in in player 1's untap step
+    assert waiting_for_source(waiting) == [{"p2"}, {"p2"}]
+    released = play(REFERENCE, Scenario(_UNTIL, (a.Destroy(0, "p1"), a.PassTurn())))
+    prop.check(released)
+    assert waiting_for_source(released) == [{"p2"}, set(), set()]
+    # An engine that leaves p2 out once its source is gone: p2 is then an
+    # ordinary permanent phased out under player 1 (702.26a).
+    stuck = _forged(released, 1, "p2", phased_out=True, cause="direct", tapped=False)
+    with pytest.raises(Violation, match=r"702\.26a"):
+        prop.check(stuck)
+
+
+def _life(trace: Trace, k: int, player: int, life: int) -> Trace:
+    step = trace.steps[k - 1]
+    players = tuple(replace(p, life=life) if p.index == player else p for p in step.after.players)
+    steps = list(trace.steps)
+    steps[k - 1] = Step(step.action, step.before, replace(step.after, players=players))
+    return replace(trace, steps=tuple(steps))
+
+
+def test_phase_triggers_are_followed_through_a_control_change() -> None:
+    # Player 1 borrows p1 until end of turn; the cleanup gives it back to
+    # player 0, whose untap step phases it out: the trigger is player 0's.
+    scenario = Scenario(
+        Setup(active=1, permanents=(creature("p1", phasing=1, abilities=("phases_out",)),)),
+        (a.GainControl(1, "p1", Duration("end_of_turn")), a.PassTurn()),
+    )
+    prop = REGISTRY["phase_triggers_trigger"]
+    trace = play(REFERENCE, scenario)
+    prop.check(trace)
+    assert prop.exercised is not None and prop.exercised(trace)
+    after = trace.steps[1].after
+    assert after.permanent("p1").phased_out and after.player(0).life > 20
+    # An engine giving the trigger to the player who had borrowed it.
+    wrong = _life(_life(trace, 2, 0, 20), 2, 1, after.player(0).life)
+    with pytest.raises(Violation, match=r"603\.10b"):
+        prop.check(wrong)
+
+
+def test_the_same_permanent_comes_back_with_what_it_had() -> None:
+    prop = REGISTRY["phasing_keeps_the_same_permanent"]
+    trace = play(REFERENCE, EXERCISING["phasing_keeps_the_same_permanent"])
+    # Counters lost while it was phased out: only comparing the permanent as
+    # it phased out with it as it came back shows it.
+    lost = _forged(trace, 2, "p1", counters=())
+    with pytest.raises(Violation, match="R2017-counters"):
+        prop.check(lost)
+
+
+def test_phasing_is_no_control_change_outside_a_control_effects_ends() -> None:
+    # Player 1's "until end of turn" control of p1 ends at cleanup (action
+    # 2); phasing p1 out later must not give it to them again.
+    scenario = Scenario(
+        Setup(permanents=(creature("p1"),)),
+        (a.GainControl(1, "p1", Duration("end_of_turn")), a.PassTurn(), a.PhaseOut(0, ("p1",))),
+    )
+    prop = REGISTRY["phasing_keeps_the_same_permanent"]
+    trace = play(REFERENCE, scenario)
+    prop.check(trace)
+    with pytest.raises(Violation, match=r"702\.26d .*not a control change"):
+        prop.check(_forged(trace, 3, "p1", controller=1))
+
+
+def test_what_phases_in_as_its_source_leaves_after_the_untapping_may_stay_tapped() -> None:
+    # The Aura p2 and its host p1 phase out separately; in player 1's untap
+    # step p2 phases in onto its phased-out host and goes to the graveyard
+    # (704.5m) only after the untapping; p3, waiting for p2 to leave
+    # (610.4), phases in then, still tapped.
+    scenario = Scenario(
+        Setup(
+            permanents=(
+                creature("p1"),
+                Permanent("p2", owner=1, controller=1, attached_to="p1", **AURA),
+                Permanent(
+                    "p3",
+                    types=("enchantment",),
+                    owner=1,
+                    controller=1,
+                    tapped=True,
+                    phased_out=PhasedOut("direct", 1, "p2"),
+                ),
+            )
+        ),
+        (a.PhaseOut(1, ("p2",)), a.PhaseOut(0, ("p1",)), a.PassTurn()),
+    )
+    trace = play(REFERENCE, scenario)
+    after = trace.steps[-1].after
+    assert after.permanent("p2").zone == "graveyard"
+    assert after.permanent("p3").phased_in and after.permanent("p3").tapped
+    REGISTRY["untap_step_untaps_after_phasing"].check(trace)
+
+
+def test_a_phase_trigger_of_what_then_leaves_may_go_to_its_controller_as_the_step_began() -> None:
+    # Player 1's control of the Aura p2 ends at cleanup; in player 1's
+    # untap step p2 phases in onto p1, which phases out, and goes to the
+    # graveyard: its "phases in" trigger is player 0's, whose life the
+    # position can't explain (the Aura is gone), so it is not checked.
+    scenario = Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1, phasing=1),
+                Permanent(
+                    "p2",
+                    controller=1,
+                    attached_to="p1",
+                    abilities=("phases_in",),
+                    phased_out=PhasedOut("direct", 1),
+                    **AURA,
+                ),
+            ),
+            effects=(ControlEffect("p2", 1, Duration("end_of_turn")),),
+        ),
+        (a.PassTurn(),),
+    )
+    trace = play(REFERENCE, scenario)
+    assert trace.steps[0].after.permanent("p2").zone == "graveyard"
+    REGISTRY["phase_triggers_trigger"].check(trace)
