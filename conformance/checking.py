@@ -129,7 +129,7 @@ def run_property(
         except (Violation, EngineError) as e:
             record.scenario, record.error = scenario, e
             raise
-        if prop.exercised is not None and prop.exercised(trace):
+        if prop.exercised(trace):
             record.exercised += 1
 
     try:
@@ -166,10 +166,9 @@ def _passed(prop: Property, record: _Record, needed: int, elapsed: float) -> Pro
         status, message = "pass", ""
     else:
         status = "not-exercised"
-        what = prop.exercise_doc or "no predicate says what exercising this property means"
         message = (
             f"not exercised: {record.exercised} of {record.examples} examples exercised it, "
-            f"{needed} needed ({what})"
+            f"{needed} needed ({prop.exercise_doc})"
         )
     return PropertyResult(
         prop.name,

@@ -32,6 +32,12 @@ def test_every_property_says_why() -> None:
         assert prop.doc, f"{prop.name} has no docstring"
 
 
+def test_every_property_says_what_exercising_it_means() -> None:
+    """An earned pass (issue: trust): each predicate cites a rule ID."""
+    for prop in REGISTRY.values():
+        assert RULE_ID.search(prop.exercise_doc), f"{prop.name}: {prop.exercise_doc!r}"
+
+
 def test_every_reference_rule_branch_cites_a_rule() -> None:
     for name, method in inspect.getmembers(Rules, inspect.isfunction):
         if name.startswith("_") or not method.__module__.startswith("adapters.reference"):

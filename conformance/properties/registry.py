@@ -36,13 +36,13 @@ class Property:
     scenarios: ScenarioFactory
     check: Check
     doc: str
-    exercised: Exercise | None = None
+    exercised: Exercise
     reads: frozenset[str] = frozenset()
 
     @property
     def exercise_doc(self) -> str:
         """What exercising the rule means, as the predicate's docstring says."""
-        return " ".join((getattr(self.exercised, "__doc__", None) or "").split())
+        return " ".join((self.exercised.__doc__ or "").split())
 
 
 REGISTRY: dict[str, Property] = {}
@@ -52,7 +52,7 @@ def rule_property(
     *rules: str,
     needs: Iterable[Capability] = (),
     scenarios: ScenarioFactory,
-    exercised: Exercise | None = None,
+    exercised: Exercise,
     reads: Iterable[str] = (),
 ) -> Callable[[Check], Check]:
     """Register `check` as a property of `rules` (rule IDs of the catalog);
@@ -64,6 +64,8 @@ def rule_property(
         name = check.__name__
         if name in REGISTRY:
             raise ValueError(f"property {name} is registered twice")
+        if not (exercised.__doc__ or "").strip():
+            raise ValueError(f"property {name}: its exercised predicate says nothing (docstring)")
         unknown = set(reads) - set(OPTIONAL_OBSERVATIONS)
         if unknown:
             raise ValueError(f"property {name} reads {sorted(unknown)}: not optional observations")
