@@ -191,15 +191,17 @@ def _rules(rules: type[Rules]) -> Callable[[str], object]:
 #: what the setup shows phased out.
 PHASED_OUT_IS_NONEXISTENT = frozenset({"702.26b", "R2017-nonexistent", "702.26e", "702.26k"})
 #: Rules no phasing takes part in: entering (110.5), state-based actions on
-#: attachments (704.5m, 704.5n) and players leaving (800.4a, 800.4c, 800.4m),
-#: which the reference's own code plays for these engines.
-NOT_ABOUT_PHASING = frozenset({"110.5", "704.5m", "704.5n", "800.4a", "800.4c", "800.4m"})
+#: attachments and when they are checked (704.3, 704.5m, 704.5n) and players
+#: leaving (800.4a, 800.4c, 800.4m), which the reference's own code plays for
+#: these engines.
+NOT_ABOUT_PHASING = frozenset({"110.5", "704.3", "704.5m", "704.5n", "800.4a", "800.4c", "800.4m"})
 
 #: Rules whose every case is about phasing out: attachments go with their
 #: host (702.26g, h), phasing out once (702.26p) and not in a skipped untap
 #: step (702.26m), leaving combat (506.4), a spell's target phasing out
 #: (R2017-targets), "for as long as" effects ending as X phases out or never
-#: starting while it is out (702.26f, R2017-for-as-long-as, 611.2b).
+#: starting while it is out (702.26f, R2017-for-as-long-as, 611.2b), and
+#: "whenever this phases out" triggering, looking back in time (603.10b).
 PHASING_OUT = frozenset(
     {
         "702.26g",
@@ -211,6 +213,7 @@ PHASING_OUT = frozenset(
         "702.26f",
         "R2017-for-as-long-as",
         "611.2b",
+        "603.10b",
     }
 )
 

@@ -92,7 +92,7 @@ CASES = {
         HOST,
         replace(AURA_ON_HOST, abilities=("attached",)),
         Permanent("p3", abilities=("ltb",), **CREATURE),  # type: ignore[arg-type]
-        actions=(a.PhaseOut(0, ("p1",)), a.Destroy(0, "p3")),
+        actions=(a.PhaseOut(0, ("p1",)), a.Destroy(0, "p3"), a.PassTurn(), a.PassTurn()),
     ),
     "no_aura_stays_unattached": scenario(HOST, AURA_ON_HOST, actions=(a.Destroy(0, "p1"),)),
     "equipment_stays_when_unattached": scenario(
@@ -130,7 +130,14 @@ CASES = {
         SOURCE, WAITER, actions=(a.PhaseOutUntil(0, "p1", "p2"), a.Destroy(0, "p1"))
     ),
     "source_phasing_out_is_not_leaving": scenario(
-        SOURCE, WAITER, actions=(a.PhaseOutUntil(0, "p1", "p2"), a.PhaseOut(0, ("p1",)))
+        SOURCE,
+        WAITER,
+        actions=(
+            a.PhaseOutUntil(0, "p1", "p2"),
+            a.PhaseOut(0, ("p1",)),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
     ),
 }
 

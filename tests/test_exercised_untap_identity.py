@@ -102,7 +102,7 @@ EXERCISING: dict[str, Scenario] = {
             ),
             effects=(SkipUntap(1),),
         ),
-        (a.PassTurn(), a.PassTurn()),
+        (a.PassTurn(), a.PassTurn(), a.PassTurn(), a.PassTurn()),
     ),
     "phasing_instances_are_redundant": Scenario(
         Setup(permanents=(creature("p1", owner=1, controller=1, phasing=2),)),
@@ -149,7 +149,7 @@ EXERCISING: dict[str, Scenario] = {
     ),
     "phasing_triggers_no_enter_or_leave_abilities": Scenario(
         Setup(permanents=(creature("p1", abilities=("etb", "ltb", "dies")),)),
-        (a.PhaseOut(0, ("p1",)),),
+        (a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn()),
     ),
     "phase_triggers_trigger": Scenario(
         Setup(permanents=(creature("p1", abilities=("phases_out",)),)),

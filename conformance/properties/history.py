@@ -261,18 +261,6 @@ def waiting_for_source(trace: Trace) -> list[set[str]]:
     ]
 
 
-def phased(step: Step) -> bool:
-    """Whether the engine showed any permanent change phased status in `step`
-    (on the battlefield before and after)."""
-    return any(
-        (b := view(step.before, c.id)) is not None
-        and b.on_battlefield
-        and c.on_battlefield
-        and b.phased_out != c.phased_out
-        for c in step.after.permanents
-    )
-
-
 def in_game(obs: Observation, index: int) -> bool:
     """Whether `index` is a player still in the game."""
     return 0 <= index < len(obs.players) and obs.players[index].in_game

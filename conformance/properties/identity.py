@@ -293,21 +293,23 @@ def _life_delta(step: Step, player: int) -> int:
 
 
 def _a_zone_trigger_permanent_phased(trace: Trace) -> bool:
-    """R2017-no-etb-ltb: a permanent with an enters-, leaves-the-battlefield
-    or dies ability phased out or in, its controller's life checked."""
+    """R2017-no-etb-ltb: permanents with an enters-, leaves-the-battlefield
+    or dies ability phased out and phased in (both halves of the rule), their
+    controllers' life checked."""
     zone_triggers = {"etb", "ltb", "dies"}
+    went_out = came_in = False
     for step, _, players in _checked_steps(trace):
         for b in step.before.permanents:
             c = view(step.after, b.id)
             if (
                 c is not None
                 and c.on_battlefield
-                and (_went_out(step, b) or _came_in(step, b))
                 and c.controller in players
                 and zone_triggers & set(abilities(trace.scenario, b.id))
             ):
-                return True
-    return False
+                went_out = went_out or _went_out(step, b)
+                came_in = came_in or _came_in(step, b)
+    return went_out and came_in
 
 
 @rule_property(

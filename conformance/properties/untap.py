@@ -14,13 +14,13 @@ from conformance.properties.effects import (
 )
 from conformance.properties.history import (
     in_game,
-    phased,
     phasing_instances,
     phasings,
     skips_untap,
     untap_steps,
     view,
     waiting_for_source,
+    was_out_came_in,
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -146,15 +146,13 @@ def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
 
 def _an_untap_step_untapped_what_phased_in(trace: Trace) -> bool:
     """502.1: an untap step in which a tapped permanent of the active player
-    phased in and was untapped, or a tapped one phased out and stayed tapped."""
+    phased in and was untapped (phasing first, then untapping)."""
     for step, player in untap_steps(trace):
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not (b.on_battlefield and c.on_battlefield and b.tapped):
                 continue
             if b.phased_out and c.phased_in and c.controller == player and not c.tapped:
-                return True
-            if b.phased_in and c.phased_out and c.tapped:
                 return True
     return False
 
@@ -199,9 +197,10 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
 
 
 def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
-    """702.26m: a player skipped an untap step in which something of theirs
-    would have phased out or in, and the engine showed phasing in another
-    untap step of the scenario."""
+    """702.26m, R2017-skip-untap: a player skipped an untap step in which
+    something of theirs would have phased out or in, and the engine showed
+    something phasing in at another untap step (what waits for a real untap
+    step does come back)."""
     skipping = set(skips_untap(trace.scenario))
     would = elsewhere = False
     for _, step, player, going, coming in _phased_under_step(trace):
@@ -209,7 +208,7 @@ def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
             skipping.discard(player)
             would = would or bool(going | coming)
         else:
-            elsewhere = elsewhere or phased(step)
+            elsewhere = elsewhere or any(was_out_came_in(step, c.id) for c in step.after.permanents)
     return would and elsewhere
 
 

@@ -40,6 +40,7 @@ const CAPABILITIES = [
 const MISSING = {
   "control-change": "no control-changing effects: every permanent is controlled by its owner",
   "control-for-as-long-as": "no control-changing effects, so no 'for as long as you control'",
+  "control-for-as-long-as-other": "no control-changing effects, so no 'for as long as you control'",
   "default-controller": "every permanent enters the battlefield under its owner's control",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
 };
