@@ -77,9 +77,11 @@ class Difference:
         return self.subject, self.field, self.rules
 
     @property
-    def kind(self) -> tuple[str, tuple[str, ...]]:
-        """What makes it a distinct difference in another scenario."""
-        return self.field, self.rules
+    def kind(self) -> str:
+        """What makes it a distinct difference in another scenario: the field.
+        Its rules follow from where it shows (a trigger's life on phasing in
+        or on leaving), so one bug would fill the report with variants."""
+        return self.field
 
     def __str__(self) -> str:
         rules = f"rules {', '.join(self.rules)}" if self.rules else "no certified rule"

@@ -46,7 +46,7 @@ from conformance.trimming import trim
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
 COMPARISON = "agrees_with_reference"
-#: Distinct kinds of difference (field and rules) one run looks for.
+#: Distinct kinds of difference (the field that differs) one run looks for.
 MAX_DISTINCT = 4
 
 #: The runs' positions: permanents in every run, Auras and Equipment often,
@@ -66,7 +66,7 @@ _POSITIONS: dict[str, Any] = {
 #: weighted up (800.4a, 702.26k, 610.4 need them, and they were rare).
 _ACTIONS = (*ACTION_KINDS, Concede, Concede, PhaseOutUntil)
 
-Kind = tuple[str, tuple[str, ...]]
+Kind = str
 
 
 class Disagreement(AssertionError):

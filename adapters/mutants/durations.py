@@ -83,15 +83,27 @@ class ForAsLongAsSuspended(Rules):
 @mutant(
     "for-as-long-as-unchecked-at-resolution",
     "611.2b",
-    "a 'for as long as' condition is first checked at the next event, so an effect whose "
-    "X is phased out applies until then",
+    "a 'for as long as' condition is checked only when X changes (an event-driven check), "
+    "so an effect created while X is phased out applies until X next phases or changes hands",
     kills=("for_as_long_as_that_never_starts_does_nothing",),
 )
 class ForAsLongAsUncheckedAtResolution(Rules):
     def add_effect(self, effect: ControlEffect | BoostEffect) -> None:
-        self.state.effects.append(Timed(effect, self.state.stamp()))
-        for card in self.state.cards.values():
-            card.controller = self.controller_of(card)
+        timed = Timed(effect, self.state.stamp())
+        self.state.effects.append(timed)
+        self.unchecked = {**getattr(self, "unchecked", {}), id(timed): self._x_state(timed)}
+        self.refresh()
+
+    def condition_holds(self, timed: Timed) -> bool:
+        unchecked: dict[int, object] = getattr(self, "unchecked", {})
+        if id(timed) in unchecked and unchecked[id(timed)] == self._x_state(timed):
+            return True
+        unchecked.pop(id(timed), None)
+        return super().condition_holds(timed)
+
+    def _x_state(self, timed: Timed) -> object:
+        x = self.state.cards.get(timed.effect.duration.of or "")
+        return None if x is None else (x.phased_in, x.controller, x.zone)
 
 
 @mutant(
