@@ -162,7 +162,7 @@ def test_an_engine_that_leaks_meets_the_memory_ceiling(capsys: pytest.CaptureFix
 
 
 def test_hostile_text_is_cut_and_escaped_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = certify(capsys, "Shouts", "--rule", "502.1")
+    code, out, err = certify(capsys, "Shouts", "--rule", "502.1", "--matrix", "out")
     assert code == 1, out + err
     assert "\x1b" not in out + err and "\x00" not in out + err
     report = Path("out/x/report.json")

@@ -130,7 +130,7 @@ def test_schema_rejects_a_failure_without_its_details() -> None:
 
 
 def test_markdown_and_junit(tmp_path: Path) -> None:
-    written = write_reports(build_report(RESULTS, info()), tmp_path / "mutant_x")
+    written = write_reports(build_report(RESULTS, info()), tmp_path / "mutant_x", tmp_path)
     assert {p.name for p in written} == {
         "report.json",
         "report.md",
@@ -173,8 +173,8 @@ def test_markdown_and_junit(tmp_path: Path) -> None:
 
 def write_two_engines(root: Path) -> None:
     passing = [PropertyResult(r.property, r.rules, "pass", 5) for r in RESULTS]
-    write_reports(build_report(passing, info("reference")), root / "reference")
-    write_reports(build_report(RESULTS, info()), root / "mutant_x")
+    write_reports(build_report(passing, info("reference")), root / "reference", root)
+    write_reports(build_report(RESULTS, info()), root / "mutant_x", root)
     (root / "broken").mkdir()
     (root / "broken" / "report.json").write_text("{not json")
 

@@ -121,6 +121,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _baseline_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--matrix",
+        metavar="DIR",
+        help="also write index.html and index.md, the rules x engines matrix of every "
+        "report under DIR (e.g. reports)",
+    )
     command.add_argument("--baseline", metavar="FILE", help="expected statuses; gate on new ones")
     command.add_argument(
         "--update-baseline", action="store_true", help="rewrite --baseline FILE from this run"

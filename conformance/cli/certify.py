@@ -108,7 +108,7 @@ def certify(args: argparse.Namespace) -> int:
         raise UsageFailure("no property covers the rules asked for")
     out = Path(args.out) if args.out else default_out(engine.name)
     writable_directory(out, "--out")
-    clean_up_after_killed_runs(out)
+    clean_up_after_killed_runs(out, args.matrix)
     corpus_dir = out / CORPUS_DIRNAME
     load_corpus(corpus_dir)  # a broken corpus file is a setup error, named now
     baseline = checked_baseline(args)
@@ -157,11 +157,14 @@ def certify(args: argparse.Namespace) -> int:
     return conclude(report, watcher.results, out, baseline, args)
 
 
-def clean_up_after_killed_runs(out: Path) -> None:
-    """Remove the temporary files a run killed while writing left behind."""
+def clean_up_after_killed_runs(out: Path, matrix: str | None) -> None:
+    """Check that --matrix can be written, and remove the temporary files a
+    run killed while writing left behind."""
     remove_stale_temporaries(out, *REPORT_FILES)
     remove_stale_temporaries(out / CORPUS_DIRNAME, "*.json")
-    remove_stale_temporaries(out.parent, *INDEX_FILES)
+    if matrix:
+        writable_directory(Path(matrix), "--matrix")
+        remove_stale_temporaries(Path(matrix), *INDEX_FILES)
 
 
 def _exit_code(code: int) -> pytest.ExitCode | int:
@@ -237,7 +240,7 @@ def conclude(
     """Write the reports and the baseline, print the verdict, and give the exit code."""
     expected = baseline.expected if baseline else {}
     verdict = gate(results, expected)
-    written = write_reports(report, out)
+    written = write_reports(report, out, Path(args.matrix) if args.matrix else None)
     if args.update_baseline:
         rules = {name: prop.rules for name, prop in REGISTRY.items()}
         new = updated(expected, results)

@@ -58,7 +58,7 @@ def merge(args: argparse.Namespace) -> int:
     engine = first["engine"]["name"]
     out = Path(args.out) if args.out else default_out(engine)
     writable_directory(out, "--out")
-    clean_up_after_killed_runs(out)
+    clean_up_after_killed_runs(out, args.matrix)
     results: dict[str, PropertyResult] = {}
     scenarios: dict[str, Scenario] = {}
     for path, report in shards:

@@ -26,16 +26,16 @@ def engine_directory(engine: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", engine)
 
 
-def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
-    """Write report.json, report.md and junit.xml into `out`, then the
-    matrix of every report in `out`'s parent."""
+def write_reports(report: dict[str, Any], out: Path, matrix: Path | None = None) -> list[Path]:
+    """Write report.json, report.md and junit.xml into `out`, then, if a
+    `matrix` directory is named, the matrix of every report under it."""
     texts = {
         out / "report.json": json.dumps(report, indent=2, ensure_ascii=False) + "\n",
         out / "report.md": render_markdown(report),
         out / "junit.xml": render_junit(report),
     }
     write_files_atomically(texts)
-    return [*texts, *write_index(out.parent)]
+    return [*texts, *(write_index(matrix) if matrix is not None else [])]
 
 
 def write_index(root: Path) -> list[Path]:
