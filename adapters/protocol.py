@@ -28,6 +28,14 @@ from conformance.observation import Observation
 from conformance.setup import Setup
 
 
+class Inexpressible(Exception):
+    """Raised by `Game.perform` for an action the adapter can't express in
+    its engine in this position, where it has a capability only in part
+    (a probe of the engine's own moves shows why). Not a refusal: the
+    engine judged nothing; not an error. The example is set aside, counting
+    toward neither a pass nor a failure, so this can never earn a pass."""
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game in progress, created by `Engine.start`."""

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adapters.protocol import Inexpressible
 from conformance import wire
 from conformance.actions import Action
 from conformance.capabilities import Capability
@@ -127,7 +128,8 @@ class EngineProcess:
             )
         except OSError as e:
             raise EngineProcessError(f"can't run {shlex.join(connection.command)}: {e}") from e
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def request(self, message_type: type, expected: type, **fields: Any) -> Any:
         """Send a request, return its reply; raise EngineProcessError (and
@@ -151,6 +153,8 @@ class EngineProcess:
             raise EngineProcessError(
                 self._explain(f"{message.cmd}: answered request {reply.id}, not {message.id}")
             )
+        if isinstance(reply, wire.ErrorReply) and reply.inexpressible:
+            raise Inexpressible(reply.error)
         if isinstance(reply, wire.ErrorReply):
             raise EngineProcessError(self._explain(f"{message.cmd}: the engine said {reply.error}"))
         return reply
@@ -189,6 +193,9 @@ class EngineProcess:
             )
 
     def _explain(self, what: str) -> str:
+        if not self.alive:
+            # Killed or gone: its stderr is at its end; read it all first.
+            self._stderr_reader.join(timeout=2)
         tail = "\n".join(self._stderr)
         return f"{what}" + (f"\n--- the engine's stderr ended with:\n{tail}" if tail else "")
 

@@ -7,14 +7,20 @@ the same way: rule ID, expected versus observed, and a minimal scenario.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import HealthCheck, Verbosity, given, reject, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
-from adapters.protocol import OPTIONAL_OBSERVATIONS, missing_capabilities, unreported_observations
+from adapters.protocol import (
+    OPTIONAL_OBSERVATIONS,
+    Inexpressible,
+    missing_capabilities,
+    unreported_observations,
+)
 from adapters.reference import ReferenceEngine
 from conformance.capabilities import Capability
 from conformance.codec import from_data, to_data
@@ -134,7 +140,8 @@ def run_property(
 
     try:
         for scenario in replay:
-            check(scenario)
+            with contextlib.suppress(Inexpressible):
+                check(scenario)
         test = _hypothesis_test(prop, engine, check, using)
         test()
     except (Violation, EngineError) as e:
@@ -194,7 +201,7 @@ def _same_violation(
             hold(prop, engine, play(engine, candidate, timeout))
         except Violation as v:
             return v if v.rule == found.rule else None
-        except EngineError:
+        except (EngineError, Inexpressible):
             return None
         return None
 
@@ -203,7 +210,10 @@ def _same_violation(
 
 def _hypothesis_test(prop: Property, engine: Any, check: Any, using: settings) -> Any:
     def test(scenario: Scenario) -> None:
-        check(scenario)
+        try:
+            check(scenario)
+        except Inexpressible:
+            reject()  # set aside: the adapter can't express it (adapters.protocol)
 
     # The digest seeds derandomized runs and keys the example database.
     # Derandomized (ci), it is the property's alone, so every engine with the

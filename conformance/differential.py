@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
-from hypothesis import Phase, settings
+from hypothesis import Phase, reject, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
-from adapters.protocol import unreported_observations
+from adapters.protocol import Inexpressible, unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
 from conformance.catalog import CATALOG
@@ -153,7 +153,10 @@ def agreement_machine(
             what = f"action {len(self.actions)} ({type(action).__name__})"
             before, observed_before = self.expected, self.observed
             self.expected = self.expected_game.perform(action)
-            self.observed = self.observe(what, lambda: self.game.perform(action))
+            try:
+                self.observed = self.observe(what, lambda: self.game.perform(action))
+            except Inexpressible:
+                reject()  # set aside: the adapter can't express it (adapters.protocol)
             moment = Moment(
                 f"after {what}",
                 self.expected,
@@ -206,6 +209,8 @@ def run_agreement(
             examples += 1
             try:
                 observed = play(engine, scenario, timeout)
+            except Inexpressible:
+                continue
             except EngineError as e:
                 raise _Stopped(e, scenario) from e
             shown = trace_differences(play(reference, scenario), observed, unreported)
@@ -304,7 +309,7 @@ def _same_disagreement(
             shown = trace_differences(
                 play(reference, candidate), play(engine, candidate, timeout), unreported
             )
-        except EngineError:
+        except (EngineError, Inexpressible):
             return None
         return shown if any(d.key == key for d in shown) else None
 

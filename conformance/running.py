@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from adapters.protocol import Inexpressible
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
 from conformance.escaping import cut
@@ -79,6 +80,8 @@ def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float
         raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
     if "error" in box:
         e = box["error"]
+        if isinstance(e, Inexpressible):
+            raise e
         said = cut(str(e))
         raise EngineError(f"{engine_name} raised {type(e).__name__} on {what}: {said}") from e
     return box["value"]

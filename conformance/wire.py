@@ -117,10 +117,14 @@ class StopReply:
 class ErrorReply:
     """The engine could not do what was asked (a position it can't set up,
     an internal error): `error` says why. A refused action is not an
-    error: it is an observation with `refused`."""
+    error: it is an observation with `refused`. With `inexpressible`, the
+    engine has no move for this action in this position though it declares
+    its capability (a capability had only in part): the example is set
+    aside, counting toward neither a pass nor a failure."""
 
     id: int
     error: str
+    inexpressible: bool = False
 
 
 Reply = HelloReply | ObservationReply | StopReply | ErrorReply

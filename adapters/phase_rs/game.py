@@ -17,6 +17,7 @@ from adapters.phase_rs import cards
 from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.observing import Reader, lookup
 from adapters.phase_rs.position import build
+from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.legality import check_setup
 from conformance.observation import Observation
@@ -178,10 +179,10 @@ class PhaseRsGame:
             or x["controller"] != action.player
             or status["status"] != "PhasedIn"
         ):
-            return (
+            raise Inexpressible(
                 f"phase.rs expresses 'for as long as you control {action.duration.of}' only "
                 f"as an ability of {action.duration.of}, which player {action.player} "
-                "doesn't control phased in"
+                "doesn't control phased in (probes/control_for_as_long_as_other.py)"
             )
         return self.driver.activate(action.player, anchor, cards.CONTROL_WHILE_EFFECT, [target])
 

@@ -14,7 +14,7 @@ import sys
 from typing import IO, Any
 
 from adapters.discovery import load_engine
-from adapters.protocol import missing_capabilities
+from adapters.protocol import Inexpressible, missing_capabilities
 from conformance import __version__, wire
 
 
@@ -49,6 +49,8 @@ def serve(engine_name: str, requests: IO[str], replies: IO[str]) -> int:
                 case wire.Stop():
                     _send(replies, wire.StopReply(request.id, True))
                     return 0
+        except Inexpressible as e:
+            reply = wire.ErrorReply(request.id, str(e), inexpressible=True)
         except Exception as e:  # the engine's failure, reported to the client
             reply = wire.ErrorReply(request.id, f"{type(e).__name__}: {e}")
         _send(replies, reply)
