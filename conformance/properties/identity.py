@@ -318,12 +318,14 @@ def _a_zone_trigger_permanent_phased(trace: Trace) -> bool:
     needs={C.TRIGGERS},
     scenarios=lambda caps: scenarios(
         _only(caps, C.TRIGGERS),
-        kinds=_PHASING,
-        min_actions=1,
-        max_actions=4,
+        # Turns pass often: what phased out must come back for both halves.
+        kinds=(*_PHASING, *_TURNS, *_TURNS),
+        min_actions=2,
+        max_actions=6,
         min_permanents=1,
         max_permanents=3,
         permanent_kinds=_UNATTACHED,
+        abilities=("etb", "ltb", "dies"),
     ),
     exercised=_a_zone_trigger_permanent_phased,
     reads={"events", "life"},
