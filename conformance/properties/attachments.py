@@ -340,11 +340,15 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
     needs={C.TRIGGERS, C.AURAS},
     scenarios=lambda caps: scenarios(
         caps,
-        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy, a.PhaseOutUntil),
+        # Turns pass often (what phased out comes back at an untap step), and
+        # every ability drawn is an attach or unattach trigger, or a phasing
+        # one that shows the engine's triggers where something phases.
+        kinds=(a.PassTurn, a.PassTurn, a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
         permanent_kinds=_ATTACHMENTS,
-        min_actions=1,
+        min_actions=4,
         chains=True,
         lead=LEAD,
+        abilities=("attached", "unattached", "phases_out"),
     ),
     exercised=_attach_triggers_while_phasing,
     reads={"events"},
