@@ -128,6 +128,116 @@ class Concede:
     player: int
 
 
+@dataclass(frozen=True)
+class TeferisProtection:
+    """`player` casts Teferi's Protection: "Until your next turn, your life
+    total can't change and you gain protection from everything. All
+    permanents you control phase out." (R2017-protection, R2017-life-no-effect)"""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class DealDamage:
+    """`caster` casts "Deal `amount` damage to any target." (`target`: a
+    permanent id, or a player index; refused if the target is illegal: a
+    player with protection from everything, R2017-protection)."""
+
+    caster: int
+    target: str | int
+    amount: int
+
+
+@dataclass(frozen=True)
+class TapAndDamage:
+    """`caster` casts "Tap any number of target permanents. Deal `amount`
+    damage to any number of target players. Draw a card." on `targets`
+    (permanent ids and player indexes). With `protected_in_response`, that
+    player casts Teferi's Protection in response: their permanents phase
+    out and they gain protection, so those targets become illegal
+    (R2017-targets, R2017-protection-targets)."""
+
+    caster: int
+    targets: tuple[str | int, ...]
+    amount: int
+    protected_in_response: int | None = None
+
+
+@dataclass(frozen=True)
+class DamageOpponents:
+    """`caster` casts a spell with lifelink: "Deal `amount` damage to each
+    opponent." No targets. If `unpreventable`: "This damage can't be
+    prevented." (R2017-protection, R2017-unpreventable)"""
+
+    caster: int
+    amount: int
+    unpreventable: bool = False
+
+
+@dataclass(frozen=True)
+class GainLife:
+    """`player` casts "You gain `amount` life. Draw a card." (R2017-life-no-effect)"""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class LoseLife:
+    """`player` casts "You lose `amount` life. Draw a card." (R2017-life-no-effect)"""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class SetLife:
+    """`player` casts "Your life total becomes `life`. Draw a card." (R2017-set-life)"""
+
+    player: int
+    life: int
+
+
+@dataclass(frozen=True)
+class ExchangeLife:
+    """`player` casts "Exchange life totals with target player. Draw a card."
+    on `target` (R2017-exchange)."""
+
+    player: int
+    target: int
+
+
+@dataclass(frozen=True)
+class PayLife:
+    """`player` casts "As an additional cost to cast this spell, pay `amount`
+    life. Draw a card." (refused if they can't pay: R2017-pay-life, 119.4)."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class GiveLife:
+    """`player` casts a spell for its alternative cost "`opponent` gains
+    `amount` life" (Invigorate's): "Draw a card." (refused if that cost can't
+    be paid: R2017-gain-life-cost)."""
+
+    player: int
+    opponent: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class EnchantPlayer:
+    """`caster` casts an Aura with "enchant player", named `aura`, targeting
+    `player`; it enters attached to them (refused if `player` can't be
+    targeted: R2017-protection)."""
+
+    caster: int
+    aura: str
+    player: int
+
+
 Action = (
     PassTurn
     | PhaseOut
@@ -142,7 +252,21 @@ Action = (
     | Activate
     | DeclareAttackers
     | Concede
+    | TeferisProtection
+    | DealDamage
+    | TapAndDamage
+    | DamageOpponents
+    | GainLife
+    | LoseLife
+    | SetLife
+    | ExchangeLife
+    | PayLife
+    | GiveLife
+    | EnchantPlayer
 )
+
+#: Teferi's Protection whole: its three effects.
+_TEFERI = frozenset({Capability.PLAYER_PROTECTION, Capability.LIFE_LOCK, Capability.PHASE_OUT_ALL})
 
 _NEEDS: dict[type, frozenset[Capability]] = {
     PassTurn: frozenset(),
@@ -158,6 +282,21 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     Activate: frozenset({Capability.ACTIVATED_ABILITIES}),
     DeclareAttackers: frozenset({Capability.COMBAT}),
     Concede: frozenset({Capability.LEAVE_GAME, Capability.MULTIPLAYER}),
+    TeferisProtection: _TEFERI,
+    DealDamage: frozenset({Capability.PLAYER_DAMAGE, Capability.TARGETING}),
+    TapAndDamage: frozenset(
+        {Capability.MULTI_TARGET, Capability.PLAYER_DAMAGE, Capability.TARGETING}
+    ),
+    DamageOpponents: frozenset({Capability.PLAYER_DAMAGE}),
+    GainLife: frozenset({Capability.LIFE_SPELLS}),
+    LoseLife: frozenset({Capability.LIFE_SPELLS}),
+    SetLife: frozenset({Capability.LIFE_SPELLS}),
+    ExchangeLife: frozenset({Capability.LIFE_SPELLS, Capability.TARGETING}),
+    PayLife: frozenset({Capability.LIFE_COSTS}),
+    GiveLife: frozenset({Capability.LIFE_COSTS}),
+    EnchantPlayer: frozenset(
+        {Capability.CAST_AURAS, Capability.PLAYER_AURAS, Capability.TARGETING}
+    ),
 }
 
 
@@ -168,7 +307,25 @@ def action_needs(action: Action | type) -> frozenset[Capability]:
     need = _NEEDS[type(action)]
     if isinstance(action, GainControl) and action.duration.kind == "as_long_as_you_control":
         need |= {Capability.CONTROL_AS_LONG_AS}
+    if isinstance(action, TapAndDamage) and action.protected_in_response is not None:
+        need |= _TEFERI
     return need
 
 
 ACTION_TYPES: tuple[type, ...] = tuple(_NEEDS)
+#: The actions about life totals and players (Teferi's Protection whole):
+#: drawn only by the properties of those rulings, so that the other
+#: properties' scenarios (and their derandomized examples) stay as they were.
+PLAYER_ACTION_TYPES: tuple[type, ...] = (
+    TeferisProtection,
+    DealDamage,
+    TapAndDamage,
+    DamageOpponents,
+    GainLife,
+    LoseLife,
+    SetLife,
+    ExchangeLife,
+    PayLife,
+    GiveLife,
+    EnchantPlayer,
+)

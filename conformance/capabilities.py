@@ -48,6 +48,28 @@ class Capability(StrEnum):
     #: A permanent whose controller by default, the player it entered the
     #: battlefield under (110.2), is not its owner (800.4a, 800.4c).
     DEFAULT_CONTROLLER = "default-controller"
+    #: A player with protection from everything (Teferi's Protection,
+    #: R2017-protection): damage to them prevented, Auras can't be attached
+    #: to them, they can't be targeted.
+    PLAYER_PROTECTION = "player-protection"
+    #: "Your life total can't change" (Teferi's Protection): gains, losses,
+    #: setting and exchanging do nothing, life can't be paid.
+    LIFE_LOCK = "life-lock"
+    #: Spells that gain, lose, set or exchange life totals (GainLife,
+    #: LoseLife, SetLife, ExchangeLife).
+    LIFE_SPELLS = "life-spells"
+    #: Costs paid with life: "pay N life" and "an opponent gains N life".
+    LIFE_COSTS = "life-costs"
+    #: Static replacement effects "if you would draw a card, you gain 2 life
+    #: instead" and "if you would gain life, draw that many cards instead".
+    LIFE_REPLACEMENT = "life-replacement"
+    #: Damage dealt to players by spells (DealDamage at a player,
+    #: DamageOpponents with lifelink, possibly unpreventable).
+    PLAYER_DAMAGE = "player-damage"
+    #: A spell with several targets, creatures and players (DamageEach).
+    MULTI_TARGET = "multi-target"
+    #: Casting an Aura with "enchant player" (EnchantPlayer).
+    CAST_AURAS = "cast-auras"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

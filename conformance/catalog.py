@@ -138,6 +138,50 @@ _RULES = [
         "A skipped untap step delays phasing in until the next untap step you actually have.",
     ),
     Rule("R2017-choices", "Choices made as a permanent entered are remembered when it phases in."),
+    Rule(
+        "R2017-protection",
+        "Protection from everything on a player: damage to them is prevented, Auras can't be attached to them, they can't be targeted.",
+    ),
+    Rule(
+        "R2017-protection-targets",
+        "A player gaining protection makes a spell targeting them have an illegal target; with other legal targets it does what it can, and its other effects happen.",
+    ),
+    Rule(
+        "R2017-nothing-else",
+        "Protection from everything prevents nothing else: creatures can still attack you (their damage is prevented), effects that don't target you still apply.",
+    ),
+    Rule(
+        "R2017-life-no-effect",
+        "While your life total can't change, spells that would make you gain or lose life still resolve; the life part has no effect.",
+    ),
+    Rule(
+        "R2017-set-life",
+        "While your life total can't change, an effect setting it to another number does nothing.",
+    ),
+    Rule(
+        "R2017-exchange",
+        "While your life total can't change, an exchange of life totals with you doesn't happen: neither total changes.",
+    ),
+    Rule(
+        "R2017-pay-life",
+        "While your life total can't change, you can't pay a cost of any life other than 0.",
+    ),
+    Rule(
+        "R2017-gain-life-cost",
+        "While your life total can't change, a cost of your gaining life (an opponent's Invigorate) can't be paid.",
+    ),
+    Rule(
+        "R2017-replaced-by-life",
+        "While your life total can't change, effects replacing an event with your gaining or losing life apply, replacing it with nothing.",
+    ),
+    Rule(
+        "R2017-life-replacement",
+        "While your life total can't change, effects replacing your gaining or losing life with another event can't apply.",
+    ),
+    Rule(
+        "R2017-unpreventable",
+        "Damage to you that can't be prevented is dealt, with its other effects (lifelink, infect), though your life total doesn't change.",
+    ),
 ]
 
 CATALOG: dict[str, Rule] = {r.id: r for r in _RULES}

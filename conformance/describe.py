@@ -78,6 +78,10 @@ def describe_effect(e: Effect) -> str:
     return f"player {e.player} skips their next untap step"
 
 
+def _target(target: str | int) -> str:
+    return target if isinstance(target, str) else f"player {target}"
+
+
 def describe_action(x: a.Action) -> str:
     match x:
         case a.PassTurn():
@@ -107,4 +111,36 @@ def describe_action(x: a.Action) -> str:
             return f"player {player} attacks player {defender} with {', '.join(attackers)}"
         case a.Concede(player):
             return f"player {player} concedes (leaves the game)"
+        case a.TeferisProtection(player):
+            return f"player {player} casts Teferi's Protection"
+        case a.DealDamage(caster, target, amount):
+            return f"player {caster}: deal {amount} damage to {_target(target)}"
+        case a.TapAndDamage(caster, targets, amount, responder):
+            reply = (
+                ""
+                if responder is None
+                else f" (player {responder} casts Teferi's Protection in response)"
+            )
+            named = ", ".join(map(_target, targets))
+            return (
+                f"player {caster} targets {named}: tap the permanents, {amount} damage "
+                f"to the players, draw a card{reply}"
+            )
+        case a.DamageOpponents(caster, amount, unpreventable):
+            cant = ", can't be prevented" if unpreventable else ""
+            return f"player {caster}: {amount} damage to each opponent (lifelink{cant})"
+        case a.GainLife(player, amount):
+            return f"player {player}: gain {amount} life, draw a card"
+        case a.LoseLife(player, amount):
+            return f"player {player}: lose {amount} life, draw a card"
+        case a.SetLife(player, life):
+            return f"player {player}: your life total becomes {life}, draw a card"
+        case a.ExchangeLife(player, target):
+            return f"player {player}: exchange life totals with player {target}, draw a card"
+        case a.PayLife(player, amount):
+            return f"player {player}: pay {amount} life, draw a card"
+        case a.GiveLife(player, opponent, amount):
+            return f"player {player}: player {opponent} gains {amount} life (a cost), draw a card"
+        case a.EnchantPlayer(caster, aura, player):
+            return f"player {caster} casts Aura {aura} enchanting player {player}"
     raise TypeError(f"not an action: {x!r}")

@@ -26,6 +26,17 @@ _PLAY: dict[type, str] = {
     a.Activate: "activate",
     a.DeclareAttackers: "declare_attackers",
     a.Concede: "concede",
+    a.TeferisProtection: "teferis_protection",
+    a.DealDamage: "deal_damage",
+    a.TapAndDamage: "tap_and_damage",
+    a.DamageOpponents: "damage_opponents",
+    a.GainLife: "gain_life_spell",
+    a.LoseLife: "lose_life_spell",
+    a.SetLife: "set_life",
+    a.ExchangeLife: "exchange_life",
+    a.PayLife: "pay_life_spell",
+    a.GiveLife: "give_life_spell",
+    a.EnchantPlayer: "enchant_player",
 }
 
 

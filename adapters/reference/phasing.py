@@ -124,7 +124,7 @@ class PhasingRules:
         if host is None:
             return
         if isinstance(host, int):
-            legal = self.state.in_game[host]
+            legal = self.can_enchant_player(host)  # type: ignore[attr-defined]
         else:
             target = self.state.cards[host]
             legal = target.phased_in and self.can_attach(card, target)

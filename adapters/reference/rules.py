@@ -10,19 +10,17 @@ from __future__ import annotations
 from collections import Counter
 
 from adapters.reference.continuous import ContinuousRules
+from adapters.reference.life import LifeRules
 from adapters.reference.phasing import PhasingRules
-from adapters.reference.state import Card, GameState
+from adapters.reference.protection import ProtectionRules
+from adapters.reference.state import Card, GameState, Refused
 from adapters.reference.zones import ZoneRules
 from conformance import actions as a
 from conformance.observation import Event
 from conformance.setup import TAP_LIFE, BoostEffect, ControlEffect, Duration
 
 
-class Refused(Exception):
-    """The engine refuses an action; the message says why."""
-
-
-class Rules(PhasingRules, ContinuousRules, ZoneRules):
+class Rules(PhasingRules, ContinuousRules, ZoneRules, LifeRules, ProtectionRules):
     def __init__(self, state: GameState) -> None:
         self.state = state
 
@@ -53,17 +51,20 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         next turn" effects end (800.4m), and what phased out under them
         phases in at the next untap step (702.26n)."""
         self.end_effects("your_next_turn", seat)
+        self.end_protection(seat)
         self.state.released.add(seat)
 
     def combat_damage(self) -> None:
         """510.2: attackers still in combat deal their power to the defender;
-        a phased-out one was removed from combat (506.4)."""
+        a phased-out one was removed from combat (506.4); R2017-nothing-else:
+        a defender with protection from everything can be attacked, and the
+        damage is prevented (R2017-protection)."""
         for card in self.state.phased_in():
             if card.attacking:
                 pt = self.power_toughness(card)
                 defender = self.state.defender
-                if pt is not None and self.state.in_game[defender]:
-                    self.state.life[defender] -= max(pt[0], 0)
+                if pt is not None:
+                    self.damage_player(defender, max(pt[0], 0))
         self.receive_priority()
 
     def cleanup(self) -> None:
@@ -78,10 +79,12 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         """500: the turn begins; "until your next turn" effects end (611.2a);
         the player's permanents are no longer summoning sick (302.6), phased
         out ones included, since phasing is not a control change (R2017-haste);
-        then the untap step (502)."""
+        then the untap step (502). R2017-skip-untap: Teferi's Protection
+        ends here too, as the turn begins, even if its untap step is skipped."""
         self.state.active = player
         self.state.turn += 1
         self.end_effects("your_next_turn", player)
+        self.end_protection(player)
         for card in self.state.cards.values():
             if card.controller == player:
                 card.sick = False
@@ -177,13 +180,13 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
         if not self.is_legal_target(card):
             return
         self.destroy([card])
-        self.state.drawn[action.caster] += 1
+        self.draw(action.caster, 1)
 
     def draw_per_creature(self, action: a.DrawPerCreature) -> None:
         """702.26b: phased-out creatures aren't counted."""
         self.check_player(action.player)
         self.receive_priority()
-        self.state.drawn[action.player] += len(self.creatures_of(action.player))
+        self.draw(action.player, len(self.creatures_of(action.player)))
 
     def gain_control(self, action: a.GainControl) -> None:
         """702.26e: only a phased-in permanent can be the target."""
@@ -245,7 +248,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules):
             raise Refused(f"{action.player} can't activate {action.source}")
         card.tapped = True
         self.receive_priority()
-        self.state.life[action.player] += TAP_LIFE
+        self.gain_life(action.player, TAP_LIFE)
 
     def declare_attackers(self, action: a.DeclareAttackers) -> None:
         """508.1: untapped, non-sick creatures the active player controls;

@@ -23,6 +23,10 @@ from conformance.setup import (
 )
 
 
+class Refused(Exception):
+    """The engine refuses an action; the message says why."""
+
+
 @dataclass(eq=False, slots=True)
 class Card:
     """A permanent as the reference engine tracks it. `controller` is derived
@@ -93,6 +97,10 @@ class GameState:
     #: under them phases in at the next untap step (702.26n).
     released: set[int] = field(default_factory=set)
     events: list[Event] = field(default_factory=list)
+    #: Players with protection from everything, and players whose life
+    #: total can't change, until their next turn (Teferi's Protection).
+    protected: set[int] = field(default_factory=set)
+    locked: set[int] = field(default_factory=set)
     triggers: list[tuple[str, Ability, int]] = field(default_factory=list)
     #: Cards by what they are attached to, while `attachment_index` is open.
     _attached: dict[str | int, list[Card]] | None = field(

@@ -43,7 +43,7 @@ class ZoneRules:
         while self.state.triggers:
             source, kind, controller = self.state.triggers.pop(0)
             if self.state.in_game[controller]:
-                self.state.life[controller] += TRIGGER_LIFE[kind]
+                self.gain_life(controller, TRIGGER_LIFE[kind])  # type: ignore[attr-defined]
                 self.state.events.append(Event("trigger", source, kind))
             self.state_based_actions()
 
@@ -80,12 +80,13 @@ class ZoneRules:
 
     def attached_legally(self, card: Card) -> bool:
         """704.5m, 704.5n: attached to something still there that it can
-        be attached to."""
+        be attached to (R2017-protection: not a player with protection from
+        everything)."""
         host = card.attached_to
         if host is None:
             return card.attachment != "aura"
         if isinstance(host, int):
-            return self.state.in_game[host]
+            return self.can_enchant_player(host)  # type: ignore[attr-defined]
         target = self.state.cards[host]
         return target.on_battlefield and self.can_attach(card, target)  # type: ignore[attr-defined]
 

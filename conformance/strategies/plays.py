@@ -16,7 +16,7 @@ from conformance.setup import Duration, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick, some
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
-ACTION_KINDS: tuple[type, ...] = a.ACTION_TYPES
+ACTION_KINDS: tuple[type, ...] = tuple(k for k in a.ACTION_TYPES if k not in a.PLAYER_ACTION_TYPES)
 
 
 @dataclass
