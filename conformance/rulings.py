@@ -26,7 +26,7 @@ RULING_PHRASES: dict[str, str] = {
     "R2017-set-life": "set your life total to a certain number",
     "R2017-gain-life-cost": "like the alternative cost of an opponent's Invigorate",
     "R2017-unpreventable": "but some damage can't be prevented",
-    "R2017-no-etb-ltb": "Phasing out doesn't cause any \"leaves the battlefield\" abilities",
+    "R2017-no-etb-ltb": 'Phasing out doesn\'t cause any "leaves the battlefield" abilities',
     "R2017-skip-untap": "If your untap step is somehow skipped",
     "R2017-protection-targets": "Gaining protection from everything causes a spell",
     "R2017-choices": "Choices made for permanents as they entered",

@@ -56,7 +56,9 @@ from adapters.mutants import (  # noqa: E402, F401
     durations,
     existence,
     identity,
+    life,
     multiplayer,
+    protection,
     traversal,
     untap,
 )

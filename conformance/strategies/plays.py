@@ -14,6 +14,7 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.setup import Duration, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick, some
+from conformance.strategies.players import draw_player_action
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
 ACTION_KINDS: tuple[type, ...] = tuple(k for k in a.ACTION_TYPES if k not in a.PLAYER_ACTION_TYPES)
@@ -30,6 +31,7 @@ class Table:
     active: int
     controllers: dict[str, int]
     tokens: int = 0
+    auras: int = 0
     caps: frozenset[C] = frozenset()
 
     @classmethod
@@ -89,6 +91,8 @@ def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
         return a.Concede(quitter)
     if kind in _NO_TARGET:
         return _NO_TARGET[kind](player)
+    if kind in a.PLAYER_ACTION_TYPES:
+        return draw_player_action(draw, table, kind, player, others)
     if not table.ids or not others:
         return None
     if kind is a.DeclareAttackers:

@@ -1,0 +1,114 @@
+"""Mutants of protection from everything on a player and of Teferi's
+Protection's duration (R2017-protection, R2017-protection-targets,
+R2017-nothing-else, R2017-targets, R2017-skip-untap)."""
+
+from __future__ import annotations
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.rules import Refused
+from conformance import actions as a
+
+
+@mutant(
+    "protection-prevents-no-damage",
+    "R2017-protection",
+    "protection from everything doesn't prevent damage to the player (lifelink sees it dealt)",
+    kills=("protection_prevents_damage_to_the_player",),
+)
+class ProtectionPreventsNoDamage(Rules):
+    def damage_player(self, player: int, amount: int, preventable: bool = True) -> int:
+        return super().damage_player(player, amount, preventable=False)
+
+
+@mutant(
+    "protection-checked-on-resolution-only",
+    "R2017-protection",
+    "a player with protection from everything can be chosen as a target (the spell then does "
+    "nothing to them)",
+    kills=("protected_players_cannot_be_targeted",),
+)
+class ProtectionCheckedOnResolutionOnly(Rules):
+    def target_player(self, player: int) -> None:
+        self.check_player(player)
+
+
+@mutant(
+    "auras-stay-on-protected-players",
+    "704.5m",
+    "an Aura on a player who gains protection from everything stays attached",
+    kills=("auras_cannot_stay_on_protected_players",),
+)
+class AurasStayOnProtectedPlayers(Rules):
+    def can_enchant_player(self, player: int) -> bool:
+        return self.state.in_game[player]
+
+
+@mutant(
+    "protected-players-cannot-be-attacked",
+    "R2017-nothing-else",
+    "creatures can't attack a player with protection from everything",
+    kills=("protected_players_can_still_be_attacked",),
+)
+class ProtectedPlayersCannotBeAttacked(Rules):
+    def declare_attackers(self, action: a.DeclareAttackers) -> None:
+        if self.is_protected(action.defender):
+            raise Refused(f"player {action.defender} has protection from everything")
+        super().declare_attackers(action)
+
+
+@mutant(
+    "protection-ignored-on-the-stack",
+    "R2017-protection-targets",
+    "a player who gains protection while targeted stays a legal target of the spell",
+    kills=("spell_targeting_a_player_who_gains_protection_does_what_it_can",),
+)
+class ProtectionIgnoredOnTheStack(Rules):
+    def still_legal(self, target: str | int) -> bool:
+        if isinstance(target, int):
+            return self.state.in_game[target]
+        return super().still_legal(target)
+
+
+@mutant(
+    "one-illegal-target-counters-the-spell",
+    "R2017-targets",
+    "a spell with one illegal target as it resolves does nothing, though others are legal",
+    kills=(
+        "spell_whose_target_phased_out_does_what_it_can",
+        "spell_targeting_a_player_who_gains_protection_does_what_it_can",
+    ),
+)
+class OneIllegalTargetCountersTheSpell(Rules):
+    def tap_and_damage(self, action: a.TapAndDamage) -> None:
+        self.check_player(action.caster)
+        for t in action.targets:
+            if isinstance(t, int):
+                self.target_player(t)
+            else:
+                self.target(t)
+        self.receive_priority()
+        responder = action.protected_in_response
+        if responder is not None and self.state.in_game[responder]:
+            self.protect(responder)
+            self.resolve_triggers()
+        if not all(self.still_legal(t) for t in action.targets):
+            return
+        for t in action.targets:
+            if isinstance(t, int):
+                self.damage_player(t, action.amount)
+            else:
+                self.state.cards[t].tapped = True
+        self.draw(action.caster, 1)
+
+
+@mutant(
+    "protection-lasts-through-a-skipped-untap",
+    "R2017-skip-untap",
+    "Teferi's Protection ends in its caster's untap step, so a skipped one keeps it a turn more",
+    kills=("protection_ends_as_your_turn_begins",),
+)
+class ProtectionLastsThroughASkippedUntap(Rules):
+    def end_protection(self, player: int) -> None:
+        if self.state.skips[player] == 0:
+            super().end_protection(player)

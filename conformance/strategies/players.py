@@ -1,0 +1,246 @@
+"""Strategies for the actions about players and life totals (Teferi's
+Protection whole), and the plans that put a player under Teferi's
+Protection and then do what its rulings are about (R2017-protection,
+R2017-life-no-effect and the other life rulings)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.setup import Ability, Permanent, Setup, SkipUntap
+from conformance.strategies._draw import Caps, integer, maybe, pick, some
+
+if TYPE_CHECKING:
+    from conformance.strategies.plans import Planned
+    from conformance.strategies.plays import Table
+
+
+def draw_player_action(
+    draw: st.DrawFn, table: Table, kind: type, player: int, others: list[int]
+) -> a.Action | None:
+    """One action of a kind of `a.PLAYER_ACTION_TYPES`, by `player`; its
+    other players are drawn from `others` (the rest of the turn order)."""
+    amount = integer(draw, 1, 3)
+    if kind is a.TeferisProtection:
+        return a.TeferisProtection(player)
+    if kind is a.GainLife:
+        return a.GainLife(player, amount)
+    if kind is a.LoseLife:
+        return a.LoseLife(player, amount)
+    if kind is a.SetLife:
+        return a.SetLife(player, integer(draw, 15, 25))
+    if kind is a.PayLife:
+        return a.PayLife(player, integer(draw, 0, 3))
+    if kind is a.DamageOpponents:
+        return a.DamageOpponents(player, amount, maybe(draw))
+    if not others:
+        return None
+    other = pick(draw, others)
+    if kind is a.ExchangeLife:
+        return a.ExchangeLife(player, other)
+    if kind is a.GiveLife:
+        return a.GiveLife(player, other, amount)
+    if kind is a.DealDamage:
+        return a.DealDamage(player, other, amount)
+    if kind is a.EnchantPlayer:
+        table.auras += 1
+        return a.EnchantPlayer(player, f"a{table.auras}", other)
+    assert kind is a.TapAndDamage, kind
+    targets: list[str | int] = [*some(draw, table.ids, 2), *some(draw, others, 2)]
+    responder = pick(draw, [None, *others]) if maybe(draw) else None
+    return a.TapAndDamage(player, tuple(targets) or (other,), amount, responder)
+
+
+def _players(draw: st.DrawFn, setup: Setup) -> tuple[int, int]:
+    """The player who casts Teferi's Protection, and another."""
+    p = integer(draw, 0, setup.players - 1)
+    return p, (p + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+
+
+def _add(setup: Setup, *made: Permanent) -> Setup:
+    return replace(setup, permanents=(*setup.permanents, *made))
+
+
+def _new_id(setup: Setup, k: int = 0) -> str:
+    return f"p{len(setup.permanents) + 1 + k}"
+
+
+def with_a_permanent(setup: Setup, player: int) -> Setup:
+    """`setup`, where `player` controls a phased-in permanent, so that
+    Teferi's Protection visibly resolves (its phasing out)."""
+    if any(p.controller == player and p.phased_out is None for p in setup.permanents):
+        return setup
+    return _add(
+        setup, Permanent(_new_id(setup), owner=player, controller=player, power=1, toughness=1)
+    )
+
+
+def _with_ability(setup: Setup, player: int, ability: Ability) -> Setup:
+    """`setup` with a phased-in enchantment of `player`'s with `ability`."""
+    made = Permanent(_new_id(setup), player, player, ("enchantment",), abilities=(ability,))
+    return _add(setup, made)
+
+
+def life_spells_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-life-no-effect: a life spell changes a life total; then that
+    player casts Teferi's Protection and casts life spells."""
+    p, _ = _players(draw, setup)
+    spells = [a.GainLife(p, integer(draw, 1, 3)), a.LoseLife(p, integer(draw, 1, 3))]
+    return with_a_permanent(setup, p), (
+        pick(draw, spells),
+        a.TeferisProtection(p),
+        *some(draw, spells, 2),
+        pick(draw, spells),
+    )
+
+
+def set_life_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-set-life: a player's life total is set; then under Teferi's
+    Protection it is set to another number."""
+    p, _ = _players(draw, setup)
+    first, then = integer(draw, 10, 19), integer(draw, 21, 30)
+    return with_a_permanent(setup, p), (
+        a.SetLife(p, first),
+        a.TeferisProtection(p),
+        a.SetLife(p, pick(draw, [then, 20])),
+    )
+
+
+def exchange_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-exchange: two players exchange different life totals; then one
+    is under Teferi's Protection and exchanges again."""
+    p, o = _players(draw, setup)
+    return with_a_permanent(setup, p), (
+        a.LoseLife(o, integer(draw, 1, 3)),
+        a.ExchangeLife(o, p),
+        a.TeferisProtection(p),
+        a.ExchangeLife(p, o),
+    )
+
+
+def pay_life_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-pay-life: a player pays life; then under Teferi's Protection
+    tries to pay some, and 0."""
+    p, _ = _players(draw, setup)
+    again = [a.PayLife(p, integer(draw, 1, 3)), a.PayLife(p, 0)]
+    return with_a_permanent(setup, p), (
+        a.PayLife(p, integer(draw, 1, 3)),
+        a.TeferisProtection(p),
+        *([again[0], again[1]] if maybe(draw) else [again[1], again[0]]),
+    )
+
+
+def give_life_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-gain-life-cost: an opponent's spell is cast by having a player
+    gain life; then that player is under Teferi's Protection."""
+    p, o = _players(draw, setup)
+    return with_a_permanent(setup, p), (
+        a.GiveLife(o, p, integer(draw, 1, 3)),
+        a.TeferisProtection(p),
+        a.GiveLife(o, p, integer(draw, 1, 3)),
+    )
+
+
+def draw_to_life_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-replaced-by-life: an opponent controls "if an opponent would
+    draw a card, that player gains 2 life instead"; a player's spell draws
+    before and under Teferi's Protection."""
+    p, o = _players(draw, setup)
+    setup = _with_ability(with_a_permanent(setup, p), o, "draw_to_life")
+    spells = [a.GainLife(p, integer(draw, 1, 3)), a.LoseLife(p, 1), a.PayLife(p, 0)]
+    return setup, (
+        pick(draw, spells),
+        a.TeferisProtection(p),
+        *some(draw, spells, 2),
+        pick(draw, spells),
+    )
+
+
+def gain_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-life-replacement: an opponent controls "if an opponent would
+    gain life, you draw that many cards instead"; a player gains life
+    before and under Teferi's Protection."""
+    p, o = _players(draw, setup)
+    setup = _with_ability(with_a_permanent(setup, p), o, "gain_to_draw")
+    gain = a.GainLife(p, integer(draw, 1, 3))
+    return setup, (gain, a.TeferisProtection(p), pick(draw, [gain, a.SetLife(p, 25)]))
+
+
+def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-protection, R2017-unpreventable: a lifelink spell damages each
+    opponent of a player, before and after one of them cast Teferi's
+    Protection, its damage preventable or not."""
+    p, o = _players(draw, setup)
+    unpreventable = maybe(draw)
+    blast = a.DamageOpponents(o, integer(draw, 1, 3), unpreventable)
+    return with_a_permanent(setup, p), (blast, a.TeferisProtection(p), blast)
+
+
+def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-protection: spells target a player, then that player casts
+    Teferi's Protection and the same spells target them again."""
+    p, o = _players(draw, setup)
+    spells: list[a.Action] = [
+        a.DealDamage(o, p, integer(draw, 1, 3)),
+        a.ExchangeLife(o, p),
+        a.EnchantPlayer(o, "a1", p),
+        a.TapAndDamage(o, (p,), integer(draw, 1, 3)),
+    ]
+    first = pick(draw, spells)
+    again = pick(draw, spells)
+    if isinstance(again, a.EnchantPlayer):
+        again = replace(again, aura="a2")
+    return with_a_permanent(setup, p), (first, a.TeferisProtection(p), again)
+
+
+def aura_on_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-protection, 704.5m: an Aura another player controls is attached
+    to a player, who casts Teferi's Protection."""
+    p, o = _players(draw, setup)
+    setup = with_a_permanent(setup, p)
+    aura = Permanent(_new_id(setup), o, o, ("enchantment",), attachment="aura", attached_to=p)
+    return _add(setup, aura), (a.TeferisProtection(p),)
+
+
+def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-nothing-else: the active player attacks a player with
+    protection from everything, and damages each opponent."""
+    o = setup.active
+    p = (o + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    setup = with_a_permanent(setup, p)
+    attacker = Permanent(_new_id(setup), o, o, power=integer(draw, 1, 3), toughness=1)
+    setup = _add(setup, attacker)
+    then = pick(draw, [a.PassTurn(), a.DamageOpponents(o, 1)])
+    return setup, (a.TeferisProtection(p), a.DeclareAttackers(o, (attacker.id,), p), then)
+
+
+def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-targets, R2017-protection-targets: a spell targets a player
+    and, or, their permanents, and other players and permanents; that player
+    casts Teferi's Protection in response."""
+    r, c = _players(draw, setup)
+    setup = with_a_permanent(setup, r)
+    theirs = [p.id for p in setup.permanents if p.controller == r and p.phased_out is None]
+    others = [p.id for p in setup.permanents if p.controller != r and p.phased_out is None]
+    players = [q for q in range(setup.players) if q != r]
+    targets: list[str | int] = [pick(draw, [r, pick(draw, theirs)])]
+    targets += [*some(draw, theirs, 1), *some(draw, others, 1), *some(draw, players, 2)]
+    unique = tuple(dict.fromkeys(targets))
+    return setup, (a.TapAndDamage(c, unique, integer(draw, 1, 3), r),)
+
+
+def skipped_untap_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-skip-untap: a player who will skip their untap step casts
+    Teferi's Protection; turns pass to theirs; then their life changes and
+    they are targeted."""
+    p, o = _players(draw, setup)
+    setup = with_a_permanent(setup, p)
+    setup = replace(setup, effects=(*setup.effects, SkipUntap(p)))
+    turns = (p - setup.active) % setup.players or setup.players
+    then = [a.GainLife(p, integer(draw, 1, 3)), a.DealDamage(o, p, integer(draw, 1, 3))]
+    later = some(draw, then, 2) or then[:1]
+    return setup, (a.TeferisProtection(p), *(a.PassTurn(),) * turns, *later)
