@@ -60,8 +60,9 @@ class Capability(StrEnum):
     LIFE_SPELLS = "life-spells"
     #: Costs paid with life: "pay N life" and "an opponent gains N life".
     LIFE_COSTS = "life-costs"
-    #: Static replacement effects "if you would draw a card, you gain 2 life
-    #: instead" and "if you would gain life, draw that many cards instead".
+    #: Static replacement effects "if an opponent would draw a card, that
+    #: player gains 2 life instead" and "if an opponent would gain life, you
+    #: draw that many cards instead".
     LIFE_REPLACEMENT = "life-replacement"
     #: Damage dealt to players by spells (DealDamage at a player,
     #: DamageOpponents with lifelink, possibly unpreventable).

@@ -27,8 +27,8 @@ Ability = Literal[
     "phases_out",  # Whenever this phases out, you gain life (603.10b).
     "anthem",  # Other creatures you control get +1/+1.
     "tap_gain_life",  # {T}: You gain 1 life.
-    "draw_to_life",  # If you would draw a card, you gain 2 life instead.
-    "life_to_draw",  # If you would gain life, you draw that many cards instead.
+    "draw_to_life",  # If an opponent would draw a card, that player gains 2 life instead.
+    "gain_to_draw",  # If an opponent would gain life, you draw that many cards instead.
 ]
 TRIGGERS: tuple[Ability, ...] = (
     "etb",
@@ -46,11 +46,12 @@ TRIGGER_LIFE: dict[str, int] = {kind: 2 ** (i + 1) for i, kind in enumerate(TRIG
 #: Life the activated ability "{T}: You gain 1 life" gains.
 TAP_LIFE = 1
 STARTING_LIFE = 20
-#: Life "If you would draw a card, you gain 2 life instead" gains per card.
+#: Life "If an opponent would draw a card, that player gains 2 life
+#: instead" gains per card.
 DRAW_LIFE = 2
 #: The replacement abilities of life and draws (R2017-replaced-by-life,
 #: R2017-life-replacement).
-LIFE_REPLACEMENTS: tuple[Ability, ...] = ("draw_to_life", "life_to_draw")
+LIFE_REPLACEMENTS: tuple[Ability, ...] = ("draw_to_life", "gain_to_draw")
 
 
 @dataclass(frozen=True)

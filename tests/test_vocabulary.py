@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.reference import ReferenceEngine
+from conformance.actions import PLAYER_ACTION_TYPES, PassTurn
 from conformance.capabilities import ALL_CAPABILITIES, Capability
 from conformance.codec import DecodeError, dumps, from_data, loads_scenario, to_data
 from conformance.legality import InvalidScenario, check_setup, setup_problems
@@ -62,3 +63,14 @@ def test_illegal_positions_are_refused_with_the_reason() -> None:
     assert any("p2: phased out indirectly" in p for p in problems)
     with pytest.raises(InvalidScenario, match="illegal setup"):
         check_setup(Setup(players=5))
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenarios(ALL_CAPABILITIES, kinds=(PassTurn, *PLAYER_ACTION_TYPES)))
+def test_player_actions_round_trip_and_play(scenario: Scenario) -> None:
+    """The actions of Teferi's Protection whole (life, damage to players,
+    protection) survive the JSON round trip, and the reference plays them."""
+    assert loads_scenario(dumps(scenario)) == scenario
+    assert scenario.capabilities() <= ALL_CAPABILITIES
+    for step in play(ReferenceEngine(), scenario).steps:
+        assert from_data(Observation, to_data(step.after)) == step.after

@@ -300,8 +300,8 @@ def _attack_went_on(trace: Trace) -> bool:
 def protected_players_can_still_be_attacked(trace: Trace) -> None:
     """R2017-nothing-else: protection from everything prevents nothing but
     damage, Auras and targeting: creatures can still attack the player (a
-    refusal is held against the engine), and their combat damage to the
-    player is prevented, the player's life total staying."""
+    refusal of the attack is held against the engine; the combat damage is
+    prevented, R2017-protection)."""
     for step, x in _attacked_protected(trace):
         for c in x.attackers:
             v = view(step.after, c)
