@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.effects import focus, skipped_untap_steps
-from conformance.properties.history import view
+from conformance.properties.history import view, was_out_came_in
 from conformance.properties.players import (
     draws,
     free_through,
@@ -197,23 +197,43 @@ def _after_skipped(trace: Trace) -> Iterator[tuple[int, Step, int]]:
 def _changed_after_skip(trace: Trace) -> bool:
     """R2017-skip-untap: the engine showed a player's Teferi's Protection
     resolve; their turn began with a skipped untap step, their permanents
-    still phased out; then their life total changed."""
+    still phased out; then their life total changed; and what phased out
+    phased in at their next real untap step."""
     return any(
-        life_change(step, p) and shown_resolving(trace, p) and _still_out(trace, p, step)
+        life_change(step, p)
+        and shown_resolving(trace, p)
+        and _still_out(trace, p, step)
+        and _came_back(trace, p)
         for _, step, p in _after_skipped(trace)
     )
 
 
-def _still_out(trace: Trace, player: int, step: Step) -> bool:
-    """Something that phased out with `player`'s Teferi's Protection is still out."""
-    out = {
+def _teferi_phased(trace: Trace, player: int) -> set[str]:
+    """What phased out as `player`'s Teferi's Protection resolved."""
+    return {
         p.id
         for s in trace.steps
         if isinstance(s.action, a.TeferisProtection) and s.action.player == player
         for p in s.after.permanents
         if p.phased_out and (b := view(s.before, p.id)) is not None and b.phased_in
     }
+
+
+def _still_out(trace: Trace, player: int, step: Step) -> bool:
+    """Something that phased out with `player`'s Teferi's Protection is still out."""
+    out = _teferi_phased(trace, player)
     return any((v := view(step.before, pid)) is not None and v.phased_out for pid in out)
+
+
+def _came_back(trace: Trace, player: int) -> bool:
+    """Something that phased out with `player`'s Teferi's Protection phased
+    in at one of their untap steps (702.26a)."""
+    out = _teferi_phased(trace, player)
+    return any(
+        isinstance(s.action, a.PassTurn) and s.after.active == player and was_out_came_in(s, pid)
+        for s in trace.steps
+        for pid in out
+    )
 
 
 @rule_property(

@@ -236,11 +236,13 @@ def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planne
 def skipped_untap_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-skip-untap: a player who will skip their untap step casts
     Teferi's Protection; turns pass to theirs; then their life changes and
-    they are targeted."""
+    they are targeted; then turns pass to their next turn."""
     p, o = _players(draw, setup)
     setup = with_a_permanent(setup, p)
     setup = replace(setup, effects=(*setup.effects, SkipUntap(p)))
     turns = (p - setup.active) % setup.players or setup.players
     then = [a.GainLife(p, integer(draw, 1, 3)), a.DealDamage(o, p, integer(draw, 1, 3))]
     later = some(draw, then, 2) or then[:1]
-    return setup, (a.TeferisProtection(p), *(a.PassTurn(),) * turns, *later)
+    # Then to their next turn, whose untap step phases their permanents in.
+    back = (a.PassTurn(),) * setup.players
+    return setup, (a.TeferisProtection(p), *(a.PassTurn(),) * turns, *later, *back)
