@@ -43,6 +43,14 @@ const MISSING = {
   "control-for-as-long-as-other": "no control-changing effects, so no 'for as long as you control'",
   "default-controller": "every permanent enters the battlefield under its owner's control",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
+  "player-protection": "players have no protection: only the phasing part of Teferi's Protection",
+  "life-lock": "life totals can always change: only the phasing part of Teferi's Protection",
+  "life-spells": "no spells that gain, lose, set or exchange life",
+  "life-costs": "no spells with life costs",
+  "life-replacement": "no replacement effects",
+  "player-damage": "no spells that deal damage",
+  "multi-target": "no spells with several targets",
+  "cast-auras": "no Aura spells: Auras are only set up",
 };
 
 const HELLO = {
