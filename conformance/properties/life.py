@@ -10,6 +10,9 @@ resolve: an engine that never changes a life total earns nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.effects import focus
@@ -55,7 +58,7 @@ def _draws_its_card(trace: Trace, step: Step, player: int) -> bool:
     return not replaced_around(trace, step, "draw_to_life", player)
 
 
-def _locked_spells(trace: Trace, kinds: tuple[type, ...]):
+def _locked_spells(trace: Trace, kinds: tuple[type, ...]) -> Iterator[tuple[int, Step, Any]]:
     for i, step in enumerate(trace.steps):
         x = step.action
         if isinstance(x, kinds) and locked_through(trace, i, x.player):  # type: ignore[attr-defined]
@@ -152,7 +155,7 @@ def setting_a_locked_life_total_does_nothing(trace: Trace) -> None:
         _resolved_leaving_life(trace, step, x.player, "R2017-set-life")
 
 
-def _locked_exchanges(trace: Trace):
+def _locked_exchanges(trace: Trace) -> Iterator[tuple[int, Step, a.ExchangeLife]]:
     for i, step, x in tried(trace, a.ExchangeLife):
         if locked_through(trace, i, x.player) or locked_through(trace, i, x.target):
             yield i, step, x
@@ -247,7 +250,7 @@ def locked_players_cannot_pay_life(trace: Trace) -> None:
             )
 
 
-def _locked_gifts(trace: Trace):
+def _locked_gifts(trace: Trace) -> Iterator[tuple[int, Step, a.GiveLife]]:
     for i, step, x in tried(trace, a.GiveLife):
         if locked_through(trace, i, x.opponent):
             yield i, step, x

@@ -6,6 +6,8 @@ is prevented (R2017-nothing-else)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
@@ -21,7 +23,7 @@ from conformance.properties.players import (
     shown_resolving,
 )
 from conformance.properties.registry import expect, rule_property, where
-from conformance.running import Trace
+from conformance.running import Step, Trace
 from conformance.strategies import plans, players
 
 _PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
@@ -32,7 +34,9 @@ def _opponents(obs: Observation, caster: int) -> list[int]:
     return [p.index for p in obs.players if p.in_game and p.index != caster]
 
 
-def _blasts(trace: Trace, unpreventable: bool):
+def _blasts(
+    trace: Trace, unpreventable: bool
+) -> Iterator[tuple[Step, a.DamageOpponents, set[int]]]:
     """Each lifelink "damage to each opponent" spell carried out while one of
     its caster's opponents was under Teferi's Protection, its caster's life
     free to change and not replaced; with the protected opponents."""
@@ -153,7 +157,7 @@ def targeted_players(x: a.Action) -> tuple[int, ...]:
     return ()
 
 
-def _targeting_protected(trace: Trace):
+def _targeting_protected(trace: Trace) -> Iterator[tuple[Step, set[int]]]:
     shield = protected(trace)
     for i, step in enumerate(trace.steps):
         hit = set(targeted_players(step.action)) & shield[i]
@@ -264,7 +268,7 @@ def auras_cannot_stay_on_protected_players(trace: Trace) -> None:
             )
 
 
-def _attacked_protected(trace: Trace):
+def _attacked_protected(trace: Trace) -> Iterator[tuple[Step, a.DeclareAttackers]]:
     shield = protected(trace)
     for i, step, x in played(trace, a.DeclareAttackers):
         if x.defender in shield[i]:

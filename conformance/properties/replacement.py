@@ -6,6 +6,8 @@ also showed the replacement apply to a player whose life could change."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.life import scenarios_of
@@ -27,7 +29,7 @@ _NEEDS = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL, C.LIFE_SPELLS, C.LI
 _DRAWING = (a.GainLife, a.LoseLife, a.PayLife)
 
 
-def _draws_replaced(trace: Trace, free: bool):
+def _draws_replaced(trace: Trace, free: bool) -> Iterator[tuple[Step, int]]:
     """Each drawing spell carried out while an opponent's "draw into life"
     replacement applies to its caster, whose life can change (`free`) or
     can't."""
@@ -91,7 +93,7 @@ def draws_replaced_by_life_become_nothing(trace: Trace) -> None:
         )
 
 
-def _gains(trace: Trace, free: bool):
+def _gains(trace: Trace, free: bool) -> Iterator[tuple[Step, a.GainLife, set[int]]]:
     """Each GainLife carried out while an opponent's "gain into draws"
     replacement applies to its caster, whose life can change (`free`) or
     can't; with the replacements' controllers."""
