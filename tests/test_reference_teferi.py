@@ -1,0 +1,120 @@
+"""The reference engine on Teferi's Protection's rulings about players and
+life totals (2017-08-25), one explicit scenario each: the oracle must be
+right on these before it judges anyone else."""
+
+from __future__ import annotations
+
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.observation import Observation
+from conformance.setup import DRAW_LIFE, Permanent, Setup, SkipUntap
+
+
+def play(setup: Setup, *actions: a.Action) -> list[Observation]:
+    game = ReferenceEngine().start(setup)
+    return [game.observe(), *(game.perform(x) for x in actions)]
+
+
+BEAR = Permanent("p1", power=2, toughness=2)
+
+
+def lives(obs: Observation) -> list[int]:
+    return [p.life for p in obs.players]
+
+
+def test_life_spells_resolve_and_change_nothing() -> None:
+    """R2017-life-no-effect, R2017-set-life."""
+    obs = play(
+        Setup(permanents=(BEAR,)),
+        a.TeferisProtection(0),
+        a.GainLife(0, 3),
+        a.LoseLife(0, 2),
+        a.SetLife(0, 5),
+    )
+    assert [lives(o)[0] for o in obs] == [20] * 5
+    assert [o.players[0].cards_drawn for o in obs] == [0, 0, 1, 2, 3]
+    assert obs[1].permanent("p1").phased_out
+
+
+def test_exchange_and_life_costs() -> None:
+    """R2017-exchange, R2017-pay-life (0 life can be paid), R2017-gain-life-cost."""
+    obs = play(
+        Setup(permanents=(BEAR,)),
+        a.LoseLife(1, 3),
+        a.TeferisProtection(0),
+        a.ExchangeLife(0, 1),
+        a.PayLife(0, 2),
+        a.PayLife(0, 0),
+        a.GiveLife(1, 0, 3),
+    )
+    assert lives(obs[3]) == [20, 17]
+    assert [o.refused is None for o in obs[4:]] == [False, True, False]
+
+
+def test_replacements_of_and_by_life() -> None:
+    """R2017-replaced-by-life: the draw is replaced by nothing;
+    R2017-life-replacement: gaining life can't be replaced."""
+    into_life = Permanent("p2", 1, 1, ("enchantment",), abilities=("draw_to_life",))
+    before = play(Setup(permanents=(BEAR, into_life)), a.GainLife(0, 1))[-1]
+    assert (lives(before)[0], before.players[0].cards_drawn) == (21 + DRAW_LIFE, 0)
+    locked = play(Setup(permanents=(BEAR, into_life)), a.TeferisProtection(0), a.GainLife(0, 1))
+    assert (lives(locked[-1])[0], locked[-1].players[0].cards_drawn) == (20, 0)
+    into_cards = Permanent("p2", 1, 1, ("enchantment",), abilities=("gain_to_draw",))
+    free = play(Setup(permanents=(BEAR, into_cards)), a.GainLife(0, 3))[-1]
+    assert free.players[1].cards_drawn == 3
+    locked = play(Setup(permanents=(BEAR, into_cards)), a.TeferisProtection(0), a.GainLife(0, 3))
+    assert locked[-1].players[1].cards_drawn == 0
+
+
+def test_protection_from_everything() -> None:
+    """R2017-protection: damage prevented (no lifelink gain), unpreventable
+    damage dealt (R2017-unpreventable), no targeting, no Aura; attacks go on
+    (R2017-nothing-else)."""
+    curse = Permanent("p2", 1, 1, ("enchantment",), attachment="aura", attached_to=0)
+    raider = Permanent("p3", 1, 1, power=3, toughness=3)
+    obs = play(
+        Setup(active=1, permanents=(BEAR, curse, raider)),
+        a.TeferisProtection(0),
+        a.DamageOpponents(1, 2),
+        a.DamageOpponents(1, 2, unpreventable=True),
+        a.DealDamage(1, 0, 2),
+        a.EnchantPlayer(1, "a1", 0),
+        a.DeclareAttackers(1, ("p3",), 0),
+        a.PassTurn(),
+    )
+    assert obs[1].permanent("p2").zone == "graveyard"
+    assert [lives(o) for o in obs[2:4]] == [[20, 20], [20, 22]]
+    assert obs[4].refused and obs[5].refused and obs[6].refused is None
+    assert lives(obs[7])[0] == 20
+
+
+def test_targets_lost_to_protection_in_response() -> None:
+    """R2017-targets, R2017-protection-targets: the rest still happens; with
+    no legal target nothing does."""
+    other = Permanent("p2", 1, 1, power=1, toughness=1)
+    partial = play(
+        Setup(players=3, permanents=(BEAR, other)),
+        a.TapAndDamage(2, ("p1", 0, "p2", 1), 2, protected_in_response=0),
+    )[-1]
+    assert partial.permanent("p2").tapped and not partial.permanent("p1").tapped
+    assert lives(partial) == [20, 18, 20] and partial.players[2].cards_drawn == 1
+    nothing = play(
+        Setup(players=3, permanents=(BEAR,)),
+        a.TapAndDamage(2, ("p1", 0), 2, protected_in_response=0),
+    )[-1]
+    assert nothing.players[2].cards_drawn == 0
+
+
+def test_skipped_untap_step_ends_protection_not_phasing() -> None:
+    """R2017-skip-untap."""
+    obs = play(
+        Setup(active=1, permanents=(BEAR,), effects=(SkipUntap(0),)),
+        a.TeferisProtection(0),
+        a.PassTurn(),
+        a.DealDamage(1, 0, 2),
+        a.PassTurn(),
+        a.PassTurn(),
+    )
+    assert obs[2].permanent("p1").phased_out and obs[3].refused is None
+    assert lives(obs[3])[0] == 18
+    assert obs[5].permanent("p1").phased_in
