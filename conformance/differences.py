@@ -41,6 +41,15 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.GainControl: ("702.26b", "R2017-nonexistent"),
     a.Activate: ("702.26b", "R2017-nonexistent", "R2017-haste"),
     a.DeclareAttackers: ("R2017-nonexistent", "R2017-haste"),
+    a.DealDamage: ("R2017-protection",),
+    a.EnchantPlayer: ("R2017-protection",),
+    a.ExchangeLife: ("R2017-protection", "R2017-exchange"),
+    a.TapAndDamage: ("R2017-protection", "702.26b"),
+    a.GainLife: ("R2017-life-no-effect",),
+    a.LoseLife: ("R2017-life-no-effect",),
+    a.SetLife: ("R2017-set-life",),
+    a.PayLife: ("R2017-pay-life",),
+    a.GiveLife: ("R2017-gain-life-cost",),
 }
 #: What a change of life during an action is the evidence of.
 _LIFE_RULES: dict[type, tuple[str, ...]] = {
@@ -49,11 +58,27 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.Concede: ("702.26k", "800.4a"),
     a.Destroy: ("702.26b",),
     a.DestroyAll: ("702.26b",),
+    a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
+    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),
+    a.SetLife: ("R2017-set-life",),
+    a.ExchangeLife: ("R2017-exchange",),
+    a.PayLife: ("R2017-pay-life",),
+    a.GiveLife: ("R2017-gain-life-cost",),
+    a.DealDamage: ("R2017-protection",),
+    a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
+    a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
     a.DrawPerCreature: ("702.26b",),
+    a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
+    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),
+    a.SetLife: ("R2017-set-life",),
+    a.ExchangeLife: ("R2017-exchange",),
+    a.PayLife: ("R2017-pay-life",),
+    a.GiveLife: ("R2017-gain-life-cost",),
+    a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
 
 
