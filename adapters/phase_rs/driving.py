@@ -1,10 +1,12 @@
 """Playing phase.rs through its own moves: passing priority, answering its
 prompts, casting spells, activating, attacking and conceding.
 
-The driver never edits the game, with one exception: before a spell is cast,
-`ensure_in_hand` moves the invented spell card into the caster's hand (the
-suite's spells are not part of the position under test). A move the engine
-refuses is returned as a reason string, never raised.
+The driver never edits the game, with two exceptions, both about the cards
+of a player's supply (filler and the invented spells, never part of the
+position under test): before a spell is cast, `ensure_in_hand` moves it into
+the caster's hand, and before an action, `restock` refills a library that
+could run out. A move the engine refuses is returned as a reason string,
+never raised.
 
 Concessions are timed like the reference engine's (docs/readings.md,
 "State-based actions and priority"): a player may concede at any time
