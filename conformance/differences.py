@@ -238,7 +238,10 @@ def _event_differences(m: Moment) -> list[Difference]:
         eng = sorted(d for k, s, d in ours.elements() if (k, s) == (kind, subject))
         if ref != eng:
             rules = _event_rules(m, kind, subject, ref, eng)
-            out.append(Difference(m.where, subject, f"{kind} events", str(ref), str(eng), rules))
+            # An event with no detail (phased_in has none) shows as its kind,
+            # not as an empty string.
+            shown = (str([d or kind for d in details]) for details in (ref, eng))
+            out.append(Difference(m.where, subject, f"{kind} events", *shown, rules))
     out += _false_zone_changes(m)
     return out
 

@@ -1,22 +1,40 @@
 """Playing phase.rs through its own moves: passing priority, answering its
 prompts, casting spells, activating, attacking and conceding.
 
-The driver never edits the game, with one exception: before a spell is cast,
-`ensure_in_hand` moves the invented spell card into the caster's hand (the
-suite's spells are not part of the position under test). A move the engine
-refuses is returned as a reason string, never raised.
+The driver never edits the game, with two exceptions, both about the cards
+of a player's supply (filler and the invented spells, never part of the
+position under test): before a spell is cast, `ensure_in_hand` moves it into
+the caster's hand, and before an action, `restock` refills a library that
+could run out. A move the engine refuses is returned as a reason string,
+never raised.
+
+Concessions are timed like the reference engine's (docs/readings.md,
+"State-based actions and priority"): a player may concede at any time
+(104.3a), and a spell cast right after a concession is cast by a player who
+already held priority when it happened, so no state-based action it leaves
+pending (704.3: they wait until a player *receives* priority) has been
+performed when that spell is cast. Passing priority to the caster after the
+concession would check them first, and a target the concession made
+illegal (an Aura on the leaver, 704.5m) would be gone before the cast: the
+same legal game, played in another order. So the driver keeps the position
+from just before a run of concessions, and if the next caster doesn't hold
+priority, it replays them from there once the caster does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from adapters.phase_rs.cards import FILLER, CardSpec
+from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec
 
 PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
 #: the engine is looping; the driver gives up with a DriverError.
 MAX_MOVES = 2000
+#: The cards of a player's supply (see `Driver.restock`): drawn, cast,
+#: discarded, and never part of the position under test.
+SUPPLY = frozenset([FILLER.name, *(s.name for s in SPELLS)])
 
 
 class DriverError(RuntimeError):
@@ -33,10 +51,15 @@ class Driver:
         self.active = active
         self.events: list[dict[str, Any]] = []
         self.attacked = False
+        #: The exported state before the latest run of concessions and who
+        #: conceded, while no other move followed (see the module docstring).
+        self.before_concessions: dict[str, Any] | None = None
+        self.conceded: list[int] = []
 
     # Low-level moves.
 
     def apply(self, seat: int, move: Any) -> list[dict[str, Any]]:
+        self.before_concessions, self.conceded = None, []
         events = list(self.game.apply(seat, move).events)
         self.events += events
         for e in events:
@@ -97,12 +120,32 @@ class Driver:
 
     def give_priority(self, seat: int) -> None:
         """Pass priority around until `seat` holds it. Called with priority
-        held by a player before `seat` in the round, so no step ends."""
+        held by a player before `seat` in the round, so no step ends. Right
+        after concessions, `seat` gets priority before them (see the module
+        docstring)."""
+        if self.before_concessions is not None and not self._holds_priority(seat):
+            self._concede_while_holding_priority(seat)
         for _ in range(MAX_MOVES):
-            if self.waiting()["type"] == "Priority" and self.game.priority_player() == seat:
+            if self._holds_priority(seat):
                 return
             self.answer_prompt()
         raise DriverError(f"player {seat} never got priority")
+
+    def _holds_priority(self, seat: int) -> bool:
+        return self.waiting()["type"] == "Priority" and self.game.priority_player() == seat
+
+    def _concede_while_holding_priority(self, seat: int) -> None:
+        """Replay the latest concessions from the position before them, once
+        `seat` holds priority there (104.3a: a player concedes at any time).
+        Their events were already reported; passing priority at a quiet
+        moment, before anyone left, performs nothing (704.3)."""
+        before, conceded, start = self.before_concessions, self.conceded, len(self.events)
+        self.game = self.database.load_game(before)
+        self.before_concessions, self.conceded = None, []
+        self.give_priority(seat)
+        for player in conceded:
+            self.concede(player)
+        del self.events[start:]
 
     # Turns.
 
@@ -122,7 +165,8 @@ class Driver:
 
     def ensure_in_hand(self, wanted: list[tuple[int, CardSpec]]) -> None:
         """Put a copy of each wanted spell in its player's hand, taken from
-        their library or graveyard (a setup edit, at a quiet moment)."""
+        their library or graveyard (a setup edit, with nothing of theirs on the
+        stack)."""
         missing = [
             (seat, spec)
             for seat, spec in wanted
@@ -130,19 +174,28 @@ class Driver:
         ]
         if not missing:
             return
+        self._edit(lambda state: _move_to_hand(state, missing))
+
+    def restock(self, seats: Iterable[int], draws: int) -> None:
+        """Before an action that may draw `draws` cards for a player, give
+        each of `seats` whose library is shorter back the filler and spells
+        in their hand and graveyard, at the bottom of their library. Drawing
+        from an empty library loses the game (704.5b), and the suite's
+        scenarios have no libraries: a long one would otherwise end with a
+        loss the reference engine doesn't have. A setup edit, at a quiet
+        moment; nothing observed changes (draws are counted from events)."""
+        low = [s for s in seats if len(self.game.player(s)["library"]) < draws]
+        if low:
+            self._edit(lambda state: _restock(state, low))
+
+    def _edit(self, change: Callable[[dict[str, Any]], None]) -> None:
+        """Apply `change` to the exported state and load it back; also to
+        the position before the latest concessions, which may be replayed
+        (`give_priority`)."""
         exported = self.game.state()
-        state = exported["state"]
-        for seat, spec in missing:
-            player = state["players"][seat]
-            for zone in ("library", "graveyard"):
-                found = [i for i in player[zone] if state["objects"][str(i)]["name"] == spec.name]
-                if found:
-                    player[zone].remove(found[0])
-                    player["hand"].append(found[0])
-                    state["objects"][str(found[0])]["zone"] = "Hand"
-                    break
-            else:
-                raise DriverError(f"player {seat} has no copy of {spec.name} left")
+        change(exported["state"])
+        if self.before_concessions is not None:
+            change(self.before_concessions["state"])
         self.game = self.database.load_game(exported)
 
     def cast(self, seat: int, spec: CardSpec, targets: list[int]) -> str | None:
@@ -256,4 +309,37 @@ class Driver:
         return None
 
     def concede(self, seat: int) -> None:
+        before = self.before_concessions or self.game.state()
+        conceded = [*self.conceded, seat]
         self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})
+        self.before_concessions, self.conceded = before, conceded
+
+
+def _move_to_hand(state: dict[str, Any], wanted: list[tuple[int, CardSpec]]) -> None:
+    """Move one copy of each wanted spell from its player's library or
+    graveyard to their hand, in an exported state."""
+    for seat, spec in wanted:
+        player = state["players"][seat]
+        for zone in ("library", "graveyard"):
+            found = [i for i in player[zone] if state["objects"][str(i)]["name"] == spec.name]
+            if found:
+                player[zone].remove(found[0])
+                player["hand"].append(found[0])
+                state["objects"][str(found[0])]["zone"] = "Hand"
+                break
+        else:
+            raise DriverError(f"player {seat} has no copy of {spec.name} left")
+
+
+def _restock(state: dict[str, Any], seats: list[int]) -> None:
+    """Move the supply cards (`SUPPLY`) in each seat's hand and graveyard
+    to the bottom of their library, in an exported state."""
+    objects = state["objects"]
+    for seat in seats:
+        player = state["players"][seat]
+        for zone in ("hand", "graveyard"):
+            back = [i for i in player[zone] if objects[str(i)]["name"] in SUPPLY]
+            player[zone] = [i for i in player[zone] if i not in back]
+            player["library"] += back
+            for i in back:
+                objects[str(i)]["zone"] = "Library"

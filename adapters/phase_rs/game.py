@@ -59,6 +59,10 @@ class PhaseRsGame:
             )
         if self.driver.game_over():
             return self.observe("the game is over")
+        # The most one action draws for a player: a card for each creature
+        # they control (every permanent, at most), or one.
+        in_game = set(range(self.reader.players)) - self.reader.left_game(self.driver.game)
+        self.driver.restock(sorted(in_game), len(self.reader.ids) + 1)
         refused = play(action)
         if refused is None:
             self.driver.settle()
@@ -137,13 +141,16 @@ class PhaseRsGame:
         target = self._oid(action.target)
         if refused is not None or target is None:
             return refused or f"{action.target} doesn't exist"
-        obj = lookup(self.driver.game, target)
-        responder = obj["controller"] if obj is not None else action.caster
-        self.driver.ensure_in_hand([(action.caster, cards.DESTROY), (responder, cards.PHASE_OUT)])
+        self.driver.ensure_in_hand([(action.caster, cards.DESTROY)])
         start = len(self.driver.events)
         refused = self.driver.cast(action.caster, cards.DESTROY, [target])
         if refused is not None:
             return refused
+        # A legal target is on the battlefield, so its controller is in the
+        # game (800.4a); only they are asked for a copy of the response.
+        obj = lookup(self.driver.game, target)
+        responder = obj["controller"] if obj is not None else action.caster
+        self.driver.ensure_in_hand([(responder, cards.PHASE_OUT)])
         response = self.driver.cast(responder, cards.PHASE_OUT, [target])
         if response is not None:
             raise RuntimeError(f"phase.rs refused the response to Destroy: {response}")

@@ -1,0 +1,84 @@
+"""The phase.rs adapter plays what the reference engine plays, in the
+situations where its driving once made it refuse or fail: a spell cast right
+after a concession (timing, 104.3a, 704.3), a player who would draw from an
+empty library (704.5b, which the suite's scenarios don't model), and a
+Destroy answered by the controller of a target that is gone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "phase", reason="phase-python is not installed; pip install 'phasecert[phase-rs]'"
+)
+
+from adapters.phase_rs import PhaseRsEngine
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.differential import trace_differences
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, Setup
+
+AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
+
+
+def creature(pid: str, **fields: Any) -> Permanent:
+    return Permanent(pid, power=1, toughness=1, **fields)
+
+
+#: Each scenario with, per action, whether the reference refuses it.
+SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
+    # The Aura on the leaver goes to the graveyard (704.5m) only where a
+    # player next receives priority: after the spell is cast, not before.
+    "phase out an Aura on a player who just conceded": (
+        Scenario(
+            Setup(players=3, permanents=(Permanent("u", attached_to=1, **AURA),)),
+            (a.Concede(1), a.PhaseOut(2, ("u",))),
+        ),
+        [False, False],
+    ),
+    "destroy an Aura on a player who just conceded, in another player's turn": (
+        Scenario(
+            Setup(players=3, permanents=(Permanent("u", owner=1, attached_to=0, **AURA),)),
+            (a.PassTurn(), a.Concede(0), a.Destroy(2, "u")),
+        ),
+        [False, False, False],
+    ),
+    "two concessions, then a spell": (
+        Scenario(
+            Setup(players=4, permanents=(Permanent("u", attached_to=1, **AURA),)),
+            (a.Concede(1), a.Concede(2), a.Destroy(3, "u")),
+        ),
+        [False, False, False],
+    ),
+    # Six creatures: four Census draw 24 cards, more than a library holds.
+    "more draws than a library holds": (
+        Scenario(
+            Setup(permanents=tuple(creature(f"c{i}") for i in range(6))),
+            (*[a.DrawPerCreature(0)] * 4, a.PassTurn(), a.PassTurn()),
+        ),
+        [False] * 6,
+    ),
+    # The target is in the graveyard and its controller left: no response
+    # is fetched for them, and the spell is refused for its target.
+    "destroy with a response, the target gone and its controller left": (
+        Scenario(
+            Setup(players=3, active=2, permanents=(creature("c"),)),
+            (a.Destroy(0, "c"), a.Concede(0), a.Destroy(2, "c", phased_out_in_response=True)),
+        ),
+        [False, False, True],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_phase_rs_plays_as_the_reference_plays(name: str) -> None:
+    s, refused = SCENARIOS[name]
+    ours, theirs = play(PhaseRsEngine(), s), play(ReferenceEngine(), s)
+    assert [step.after.refused is not None for step in theirs.steps] == refused
+    assert [step.after.refused is not None for step in ours.steps] == refused
+    assert [str(d) for d in trace_differences(theirs, ours)] == []
