@@ -119,9 +119,17 @@ FAULTS = {
 }
 
 
+def timeout_for(fault: str) -> float:
+    """Seconds a request may take: 3, so a hang is quick to see; filling the
+    engine's 512 MB can take longer on a loaded machine."""
+    return 20.0 if fault == "huge-memory" else 3.0
+
+
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_a_faulty_engine_process_is_one_engine_error(fault: str, tmp_path: Path) -> None:
-    engine = load_engine(connection_file(tmp_path, sys.executable, str(FAULTY), fault))
+    engine = load_engine(
+        connection_file(tmp_path, sys.executable, str(FAULTY), fault, timeout=timeout_for(fault))
+    )
     try:
         prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
         result = run_property(prop, engine, replay=(SCENARIO,), using=profile("dev"))

@@ -20,7 +20,7 @@ from conformance.cli import main
 from conformance.codec import dumps
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name
 from conformance.report.schema import load_schema
-from tests.test_stdio import FAULTS, FAULTY, SCENARIO, connection_file
+from tests.test_stdio import FAULTS, FAULTY, SCENARIO, connection_file, timeout_for
 
 #: Two rules, one property each, both of which the fault strikes.
 RULES = {
@@ -47,9 +47,9 @@ def test_certify_gives_one_engine_error_per_property_and_completes(
     corpus.mkdir(parents=True)
     for prop in RULES.values():
         (corpus / counterexample_name(prop, SCENARIO)).write_text(dumps(SCENARIO))
-    # Filling 512 MB may take longer than the 3 s a hang waits on a loaded machine.
-    timeout = 20.0 if fault == "huge-memory" else 3.0
-    engine = connection_file(tmp_path, sys.executable, str(FAULTY), fault, timeout=timeout)
+    engine = connection_file(
+        tmp_path, sys.executable, str(FAULTY), fault, timeout=timeout_for(fault)
+    )
     rules = [arg for rule in RULES for arg in ("--rule", rule)]
     code = main(["certify", "--engine", engine, *rules, "--profile", "dev", "--out", str(out)])
     capsys.readouterr()
