@@ -188,3 +188,15 @@ def test_certify_isolate_gives_the_in_process_verdicts(tmp_path: Path) -> None:
         return {p["name"]: (p["status"], p["message"]) for p in report["properties"]}
 
     assert certify("--isolate", "--validate-protocol") == certify()
+
+
+def test_serve_answers_a_line_that_is_not_utf8_and_goes_on() -> None:
+    import io
+
+    from conformance.cli.serving import serve
+
+    replies = io.StringIO()
+    serve("reference", [b"\xff\xfe\n", b'{"cmd":"stop","id":2}\n'], replies)
+    first, second = (json.loads(line) for line in replies.getvalue().splitlines())
+    assert first["error"].startswith("bad request: not a JSON line")
+    assert second == {"id": 2, "stopped": True}
