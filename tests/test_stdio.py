@@ -4,6 +4,7 @@ engine-error verdict with its stderr, never the run."""
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import subprocess
@@ -19,6 +20,7 @@ from adapters.reference import ReferenceEngine
 from adapters.stdio import VALIDATE_ENV, Connection, EngineProcessError, connection_of
 from conformance import actions as a
 from conformance.checking import profile, run_property
+from conformance.cli.serving import serve
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
@@ -191,10 +193,6 @@ def test_certify_isolate_gives_the_in_process_verdicts(tmp_path: Path) -> None:
 
 
 def test_serve_answers_a_line_that_is_not_utf8_and_goes_on() -> None:
-    import io
-
-    from conformance.cli.serving import serve
-
     replies = io.StringIO()
     serve("reference", [b"\xff\xfe\n", b'{"cmd":"stop","id":2}\n'], replies)
     first, second = (json.loads(line) for line in replies.getvalue().splitlines())
