@@ -131,7 +131,7 @@ class EngineProcess:
         self._stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_reader.start()
         # One selector for the process's life: making one per reply cost
-        # three system calls per `perform` (docs/protocol.md, overhead).
+        # three system calls per `perform` (reports/benchmarks.md, Protocol).
         assert self.process.stdin is not None and self.process.stdout is not None
         self._stdin_fd = self.process.stdin.fileno()
         self._stdout_fd = self.process.stdout.fileno()
