@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -88,10 +89,36 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 
 def from_data(hint: Any, data: Any, path: str = "$") -> Any:
     """Decode `data` as a value of type `hint`, strictly."""
+    decode = _decoder(hint)
     try:
-        return _decoder(hint)(data)
+        try:
+            return decode(data)
+        except _Retry:
+            # Something is amiss: once more, strictly all the way down, for
+            # the path and message of the error (or a union's other option).
+            before, _MODE.strict = _MODE.strict, True
+            try:
+                return decode(data)
+            finally:
+                _MODE.strict = before
     except _Bad as e:
         raise DecodeError(path + "".join(reversed(e.where)), e.message) from None
+
+
+class _Mode(threading.local):
+    """Whether decoders skip their fast paths (`from_data`), per thread: the
+    stdio adapter decodes in the suite's worker threads."""
+
+    strict = False
+
+
+_MODE = _Mode()
+
+
+class _Retry(Exception):
+    """A fast path met something amiss: `from_data` decodes again strictly.
+    Raised through every level at once, so a bad value costs one strict
+    decoding, not a retry at each level of nesting."""
 
 
 class _Bad(Exception):
@@ -203,11 +230,11 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
 
     def decode(data: Any) -> tuple[Any, ...]:
         # The usual case first, as for dataclasses (`_dataclass`).
-        if not items and type(data) is list:
+        if not items and type(data) is list and not _MODE.strict:
             try:
                 return tuple([item(v) for v in data])
             except _Bad:
-                pass
+                raise _Retry from None
         return strictly(data)
 
     def strictly(data: Any) -> tuple[Any, ...]:
@@ -241,12 +268,15 @@ def _dataclass(cls: type) -> Decoder:
 
     def decode(data: Any) -> Any:
         # The usual case, a good value, in one expression; anything amiss is
-        # decoded again strictly, for the path and message of the error.
-        if type(data) is dict and decoders and known.issuperset(data):
+        # decoded again strictly (`from_data`), for the path and message of
+        # the error.
+        if type(data) is dict and decoders and not _MODE.strict:
+            if not known.issuperset(data):
+                raise _Retry
             try:
                 return build({k: decoders[k](v) for k, v in data.items() if k != "type"})
             except (_Bad, TypeError, ValueError):
-                pass
+                raise _Retry from None
         return strictly(data)
 
     def strictly(data: Any) -> Any:
