@@ -130,6 +130,13 @@ class EngineProcess:
             raise EngineProcessError(f"can't run {shlex.join(connection.command)}: {e}") from e
         self._stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_reader.start()
+        # One selector for the process's life: making one per reply cost
+        # three system calls per `perform` (reports/benchmarks.md, Protocol).
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._stdin_fd = self.process.stdin.fileno()
+        self._stdout_fd = self.process.stdout.fileno()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._stdout_fd, selectors.EVENT_READ)
 
     def request(self, message_type: type, expected: type, **fields: Any) -> Any:
         """Send a request, return its reply; raise EngineProcessError (and
@@ -138,9 +145,7 @@ class EngineProcess:
         self._next_id += 1
         message = message_type(cmd=message_type.__name__.lower(), id=self._next_id, **fields)
         try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(wire.encode(message).encode())
-            self.process.stdin.flush()
+            self._write(wire.encode(message).encode())
             data = wire.parse_line(self._read_line())
             if self.validator is not None:
                 self._validate(data, expected)
@@ -159,26 +164,28 @@ class EngineProcess:
             raise EngineProcessError(self._explain(f"{message.cmd}: the engine said {reply.error}"))
         return reply
 
+    def _write(self, data: bytes) -> None:
+        # Straight to the pipe: a buffered write and its flush cost more.
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._stdin_fd, view) :]
+
     def _read_line(self) -> bytes:
-        assert self.process.stdout is not None
         deadline = time.monotonic() + self.connection.timeout
-        fd = self.process.stdout.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise EngineProcessError(
-                        f"no answer within {self.connection.timeout:g} s"
-                        + (f" (partial line {self._buffer[:200]!r})" if self._buffer else "")
-                    )
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    code = self.process.wait(timeout=5)
-                    raise EngineProcessError(f"the engine process exited with code {code}")
-                self._buffer += chunk
-                if len(self._buffer) > _LINE_LIMIT:
-                    raise EngineProcessError(f"a line longer than {_LINE_LIMIT} bytes")
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._selector.select(left):
+                raise EngineProcessError(
+                    f"no answer within {self.connection.timeout:g} s"
+                    + (f" (partial line {self._buffer[:200]!r})" if self._buffer else "")
+                )
+            chunk = os.read(self._stdout_fd, 65536)
+            if not chunk:
+                code = self.process.wait(timeout=5)
+                raise EngineProcessError(f"the engine process exited with code {code}")
+            self._buffer += chunk
+            if len(self._buffer) > _LINE_LIMIT:
+                raise EngineProcessError(f"a line longer than {_LINE_LIMIT} bytes")
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
@@ -228,6 +235,8 @@ class EngineProcess:
             except OSError:
                 self.process.kill()
         self.process.wait()
+        if self._selector.get_map() is not None:  # None once closed
+            self._selector.close()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()

@@ -25,6 +25,8 @@ FINDINGS = Path(__file__).with_name("findings.md")
 FLOOR_TARGET = 3.0
 GROWTH_TARGET = (8.0, 12.0)
 OVERHEAD_TARGET_PCT = 10.0
+#: Issue 11's target: seconds the engine protocol adds to one `perform`.
+PROTOCOL_TARGET = 200e-6
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,49 @@ def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
             extra=b["extra_info"],
         )
         for b in data["benchmarks"]
+        if "engine" in b["extra_info"]
     ]
     return rows, data
+
+
+def protocol_rows(data: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """benchmarks/test_protocol.py's rows, by side ("in process", "stdio")."""
+    return {
+        b["extra_info"]["side"]: b["stats"] for b in data["benchmarks"] if "side" in b["extra_info"]
+    }
+
+
+def protocol_added(sides: dict[str, dict[str, float]], stat: str = "min") -> float | None:
+    """What the protocol adds to one perform: stdio minus in process."""
+    if {"in process", "stdio"} <= sides.keys():
+        return sides["stdio"][stat] - sides["in process"][stat]
+    return None
+
+
+def protocol_table(sides: dict[str, dict[str, float]]) -> list[str]:
+    if protocol_added(sides) is None:
+        return []
+    out = [
+        "## Protocol",
+        "",
+        "One `perform` of the reference engine on 10 permanents (a refused spell, so "
+        "every call plays the same game), in process and through `phasecert serve` "
+        "over stdio (`benchmarks/test_protocol.py`); the difference is what the "
+        "engine protocol adds per call.",
+        "",
+        "| side | min | median | rounds |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for side, stats in sides.items():
+        out.append(
+            f"| {side} | {duration(stats['min'])} | {duration(stats['median'])} | "
+            f"{stats['rounds']:,} |"
+        )
+    out.append(
+        f"| added by the protocol | {duration(protocol_added(sides) or 0.0)} | "
+        f"{duration(protocol_added(sides, 'median') or 0.0)} | |"
+    )
+    return [*out, ""]
 
 
 def duration(seconds: float) -> str:
@@ -153,7 +196,9 @@ def overhead_table(by_engine: dict[str, dict[str, Row]]) -> list[str]:
 
 
 def targets_table(
-    untap: dict[str, dict[int, Row]], by_engine: dict[str, dict[str, Row]]
+    untap: dict[str, dict[int, Row]],
+    by_engine: dict[str, dict[str, Row]],
+    sides: dict[str, dict[str, float]],
 ) -> list[str]:
     reference = untap.get("reference: untap step", {})
     out = ["| target | measured | met |", "| --- | ---: | :---: |"]
@@ -176,6 +221,12 @@ def targets_table(
         out.append(
             f"| suite overhead below {OVERHEAD_TARGET_PCT:g} % of phase.rs per scenario | "
             f"{pct:.0f} % | {'yes' if pct < OVERHEAD_TARGET_PCT else 'no'} |"
+        )
+    added = protocol_added(sides)
+    if added is not None:
+        out.append(
+            f"| protocol adds under {duration(PROTOCOL_TARGET)} per perform | "
+            f"{duration(added)} | {'yes' if added < PROTOCOL_TARGET else 'no'} |"
         )
     return [*out, ""]
 
@@ -230,6 +281,7 @@ def render(rows: list[Row], data: dict[str, Any], png_name: str) -> str:
     cpu = machine.get("cpu", {}).get("brand_raw", machine.get("processor", "?"))
     untap = _untap_rows(rows)
     by_engine = overhead_rows(rows)
+    sides = protocol_rows(data)
     lines = [
         "# Benchmarks of the untap step",
         "",
@@ -242,7 +294,7 @@ def render(rows: list[Row], data: dict[str, Any], png_name: str) -> str:
         "",
         "## Targets",
         "",
-        *targets_table(untap, by_engine),
+        *targets_table(untap, by_engine, sides),
         *yardstick(untap),
         "## Time per untap step",
         "",
@@ -257,6 +309,7 @@ def render(rows: list[Row], data: dict[str, Any], png_name: str) -> str:
         "## Suite overhead per scenario",
         "",
         *overhead_table(by_engine),
+        *protocol_table(sides),
     ]
     if FINDINGS.exists():
         lines += [FINDINGS.read_text().rstrip(), ""]

@@ -91,16 +91,9 @@ def needs_text(missing: Iterable[Capability], engine: Any) -> str:
     )
 
 
-def run_property(
-    prop: Property,
-    engine: Any,
-    *,
-    using: settings | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    replay: tuple[Scenario, ...] = (),
-) -> PropertyResult:
-    """Check `prop` on `engine`; scenarios in `replay` are tried first, in
-    order (a corpus of earlier counterexamples)."""
+def not_applicable(prop: Property, engine: Any) -> PropertyResult | None:
+    """The "not applicable" result of `prop` on `engine`, if the engine lacks
+    a capability it needs or an observation it reads; None if it applies."""
     missing = prop.needs - engine.capabilities
     if missing:
         return PropertyResult(
@@ -122,6 +115,22 @@ def run_property(
             + ", ".join(f"the engine's {OPTIONAL_OBSERVATIONS[n]}" for n in sorted(unread))
             + ", which it does not report",
         )
+    return None
+
+
+def run_property(
+    prop: Property,
+    engine: Any,
+    *,
+    using: settings | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    replay: tuple[Scenario, ...] = (),
+) -> PropertyResult:
+    """Check `prop` on `engine`; scenarios in `replay` are tried first, in
+    order (a corpus of earlier counterexamples)."""
+    inapplicable = not_applicable(prop, engine)
+    if inapplicable is not None:
+        return inapplicable
     using = using or profile("ci")
     record = _Record()
     started = time.monotonic()

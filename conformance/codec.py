@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -34,9 +35,17 @@ class DecodeError(ValueError):
         self.path = path
 
 
+#: Values that are their own JSON data: checked first, by exact type, since
+#: they are most of an observation's values (the engine protocol encodes one
+#: per call) and telling them from a dataclass is slow.
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
 def to_data(value: Any) -> Any:
     """Plain JSON data for `value`; union members carry a "type" tag and
     fields left at their default are omitted, to keep files readable."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, tuple | list):
         return [to_data(v) for v in value]
     encode = _ENCODERS.get(type(value))
@@ -55,10 +64,12 @@ def _encoder(cls: type) -> Callable[[Any], dict[str, Any]]:
 
     def encode(value: Any) -> dict[str, Any]:
         data = dict(tag)
+        # A dataclass without slots keeps its fields in __dict__: read there.
+        values = getattr(value, "__dict__", None) or {n: getattr(value, n) for n, _ in fields}
         for name, default in fields:
-            v = getattr(value, name)
+            v = values[name]
             if default is _NO_DEFAULT or v != default:
-                data[name] = to_data(v)
+                data[name] = v if type(v) in _PLAIN else to_data(v)
         return data
 
     return encode
@@ -78,10 +89,36 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 
 def from_data(hint: Any, data: Any, path: str = "$") -> Any:
     """Decode `data` as a value of type `hint`, strictly."""
+    decode = _decoder(hint)
     try:
-        return _decoder(hint)(data)
+        try:
+            return decode(data)
+        except _Retry:
+            # Something is amiss: once more, strictly all the way down, for
+            # the path and message of the error (or a union's other option).
+            before, _MODE.strict = _MODE.strict, True
+            try:
+                return decode(data)
+            finally:
+                _MODE.strict = before
     except _Bad as e:
         raise DecodeError(path + "".join(reversed(e.where)), e.message) from None
+
+
+class _Mode(threading.local):
+    """Whether decoders skip their fast paths (`from_data`), per thread: the
+    stdio adapter decodes in the suite's worker threads."""
+
+    strict = False
+
+
+_MODE = _Mode()
+
+
+class _Retry(Exception):
+    """A fast path met something amiss: `from_data` decodes again strictly.
+    Raised through every level at once, so a bad value costs one strict
+    decoding, not a retry at each level of nesting."""
 
 
 class _Bad(Exception):
@@ -116,7 +153,7 @@ def _decoder(hint: Any) -> Decoder:
     if dataclasses.is_dataclass(hint):
         return _dataclass(hint)  # type: ignore[arg-type]
     if hint in _SIMPLE:
-        return _simple(*_SIMPLE[hint])
+        return _simple(hint, *_SIMPLE[hint])
     raise TypeError(f"no decoder for {hint!r}")
 
 
@@ -129,39 +166,53 @@ _SIMPLE: dict[Any, tuple[Callable[[Any], bool], str]] = {
 }
 
 
-def _simple(ok: Callable[[Any], bool], name: str) -> Decoder:
+def _simple(exact: type, ok: Callable[[Any], bool], name: str) -> Decoder:
     def decode(data: Any) -> Any:
-        if not ok(data):
-            raise _Bad(f"expected {name}, got {data!r}")
-        return data
+        # JSON gives exactly these types; `ok` decides the rest.
+        if type(data) is exact or ok(data):
+            return data
+        raise _Bad(f"expected {name}, got {data!r}")
 
     return decode
 
 
 def _literal(values: tuple[Any, ...]) -> Decoder:
+    # By value and type: `in values` alone would take True for 1 and 1.0 for 1.
+    allowed = {(type(v), v) for v in values}
+
     def decode(data: Any) -> Any:
-        # `in` alone would take True for 1 and 1.0 for 1.
-        if not any(data == v and type(data) is type(v) for v in values):
-            raise _Bad(f"expected one of {list(values)}, got {data!r}")
-        return data
+        try:
+            if (type(data), data) in allowed:
+                return data
+        except TypeError:  # a list or an object: unhashable, and not allowed
+            pass
+        raise _Bad(f"expected one of {list(values)}, got {data!r}")
 
     return decode
 
 
 def _union(options: tuple[Any, ...]) -> Decoder:
     tagged = {getattr(o, "__name__", None): o for o in options}
+    # The options' decoders, built on first use (a type may refer to itself).
+    decoders: list[Decoder] = []
+    # A value of exactly a plain option's type is that option's, as it is.
+    plain = frozenset(o for o in options if o in _SIMPLE)
 
     def decode(data: Any) -> Any:
+        if type(data) in plain:
+            return data
         if isinstance(data, dict) and "type" in data:
             option = tagged.get(data["type"]) if isinstance(data["type"], str) else None
             if option is None:
                 names = sorted(getattr(o, "__name__", str(o)) for o in options)
                 raise _Bad(f"unknown type {data['type']!r}; expected one of {names}")
             return _decoder(option)(data)
+        if not decoders:
+            decoders.extend(_decoder(o) for o in options)
         errors = []
-        for option in options:
+        for option in decoders:
             try:
-                return _decoder(option)(data)
+                return option(data)
             except _Bad as e:
                 errors.append(
                     "".join(reversed(e.where)).lstrip(".") + (": " if e.where else "") + e.message
@@ -178,6 +229,15 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
     items = [_decoder(a) for a in args]
 
     def decode(data: Any) -> tuple[Any, ...]:
+        # The usual case first, as for dataclasses (`_dataclass`).
+        if not items and type(data) is list and not _MODE.strict:
+            try:
+                return tuple([item(v) for v in data])
+            except _Bad:
+                raise _Retry from None
+        return strictly(data)
+
+    def strictly(data: Any) -> tuple[Any, ...]:
         if not isinstance(data, list):
             raise _Bad(f"expected a list, got {data!r}")
         if items and len(data) != len(items):
@@ -204,12 +264,26 @@ def _dataclass(cls: type) -> Decoder:
     ]
     # Built on first use: a dataclass may refer to itself through its fields.
     decoders: dict[str, Decoder] = {}
+    build = _builder(cls, fields, frozenset(required))
 
     def decode(data: Any) -> Any:
+        # The usual case, a good value, in one expression; anything amiss is
+        # decoded again strictly (`from_data`), for the path and message of
+        # the error.
+        if type(data) is dict and decoders and not _MODE.strict:
+            if not known.issuperset(data):
+                raise _Retry
+            try:
+                return build({k: decoders[k](v) for k, v in data.items() if k != "type"})
+            except (_Bad, TypeError, ValueError):
+                raise _Retry from None
+        return strictly(data)
+
+    def strictly(data: Any) -> Any:
         if not isinstance(data, dict):
             raise _Bad(f"expected an object for {cls.__name__}, got {data!r}")
-        unknown = data.keys() - known
-        if unknown:
+        if not known.issuperset(data):
+            unknown = data.keys() - known
             raise _Bad(f"unknown field(s) {sorted(unknown)} for {cls.__name__}")
         if not decoders:
             decoders.update((f.name, _decoder(hints[f.name])) for f in fields)
@@ -229,6 +303,34 @@ def _dataclass(cls: type) -> Decoder:
             raise _Bad(str(e)) from None
 
     return decode
+
+
+def _builder(
+    cls: type, fields: tuple[dataclasses.Field[Any], ...], required: frozenset[str]
+) -> Callable[[dict[str, Any]], Any]:
+    """`cls(**kwargs)`, for the decoder's fast path. A frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`, the larger part
+    of decoding an observation; a class whose `__init__` does nothing else
+    (no `__post_init__`, no default factory, no slots) gets its fields set
+    at once. TypeError for a missing field, as `__init__` would raise."""
+    if (
+        hasattr(cls, "__post_init__")
+        or hasattr(cls, "__slots__")
+        or any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields)
+    ):
+        return lambda kwargs: cls(**kwargs)
+    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
+    new = object.__new__
+
+    def build(kwargs: dict[str, Any]) -> Any:
+        if not required <= kwargs.keys():
+            raise TypeError(f"missing field(s) {sorted(required - kwargs.keys())}")
+        value = new(cls)
+        value.__dict__.update(defaults)
+        value.__dict__.update(kwargs)
+        return value
+
+    return build
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,10 +125,18 @@ def load_corpus(directory: Path | None) -> Corpus:
     return corpus
 
 
+#: The Redis databases opened in this process, by URL.
+_REDIS: dict[str, ExampleDatabase] = {}
+
+
 def example_database(spec: str) -> ExampleDatabase:
     """Hypothesis's example database for `spec`: `redis://HOST:PORT/N` or a
     directory. Redis is checked at once, so a wrong address is a setup error
-    and not a slow failure in the middle of the run."""
+    and not a slow failure in the middle of the run. One URL gives one
+    database object per process: Redis databases compare by connection, and
+    a HypoFuzz worker fuzzes a test only if its database (opened when the
+    test module was imported, maybe by an earlier pytest session in the
+    process) is the default one, opened again by the worker's own session."""
     if not spec.startswith(("redis://", "rediss://")):
         return DirectoryBasedExampleDatabase(spec)
     try:
@@ -142,7 +151,9 @@ def example_database(spec: str) -> ExampleDatabase:
         client.ping()
     except (redis.RedisError, ValueError) as e:
         raise CorpusError(f"--example-db {spec}: can't reach Redis ({e})") from None
-    return RedisExampleDatabase(client)
+    if spec not in _REDIS:
+        _REDIS[spec] = RedisExampleDatabase(client)
+    return _REDIS[spec]
 
 
 # -- pytest side --------------------------------------------------------------
@@ -177,6 +188,11 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
 
 
+#: The profile that makes --phasecert-example-db Hypothesis's default database.
+DEFAULT_DB_PROFILE = "phasecert-example-db"
+_DEFAULT_BEFORE = pytest.StashKey[str | None]()
+
+
 def _use_database(config: pytest.Config, database: ExampleDatabase) -> None:
     # The phasecert profiles are looked up when the run starts, so
     # re-registering them here reaches every property; the originals come
@@ -190,11 +206,26 @@ def _use_database(config: pytest.Config, database: ExampleDatabase) -> None:
         if not saved[key].derandomize:
             settings.register_profile(key, settings(saved[key], database=database))
     config.stash[_SAVED_PROFILES] = saved
+    # It is also the default database, for plain @given tests: those of
+    # conformance.fuzzing, which HypoFuzz only fuzzes if they use the default.
+    config.stash[_DEFAULT_BEFORE] = settings.get_current_profile_name()
+    settings.register_profile(DEFAULT_DB_PROFILE, settings(settings(), database=database))
+    settings.load_profile(DEFAULT_DB_PROFILE)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     for key, original in config.stash.get(_SAVED_PROFILES, {}).items():
         settings.register_profile(key, original)
+    before = config.stash.get(_DEFAULT_BEFORE, None)
+    # HypoFuzz collects the tests with pytest and fuzzes them after the
+    # session ends, writing to the default database: it must stay.
+    if before is not None and not _in_hypofuzz_run():
+        settings.load_profile(before)
+
+
+def _in_hypofuzz_run() -> bool:
+    detection = sys.modules.get("hypofuzz.detection")
+    return detection is not None and bool(detection.in_hypofuzz_run())
 
 
 @dataclass

@@ -147,9 +147,13 @@ class ProtocolError(ValueError):
     """A line that is not a well-formed message; the text names the field."""
 
 
+#: Made once: `json.dumps` with options builds an encoder per call.
+_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(message: Any) -> str:
     """One line of JSON, newline included."""
-    return json.dumps(to_data(message), separators=(",", ":")) + "\n"
+    return _JSON.encode(to_data(message)) + "\n"
 
 
 def parse_line(line: str | bytes) -> dict[str, Any]:

@@ -4,6 +4,7 @@ engine-error verdict with its stderr, never the run."""
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 import subprocess
@@ -19,6 +20,7 @@ from adapters.reference import ReferenceEngine
 from adapters.stdio import VALIDATE_ENV, Connection, EngineProcessError, connection_of
 from conformance import actions as a
 from conformance.checking import profile, run_property
+from conformance.cli.serving import serve
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
@@ -119,9 +121,17 @@ FAULTS = {
 }
 
 
+def timeout_for(fault: str) -> float:
+    """Seconds a request may take: 3, so a hang is quick to see; filling the
+    engine's 512 MB can take longer on a loaded machine."""
+    return 20.0 if fault == "huge-memory" else 3.0
+
+
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_a_faulty_engine_process_is_one_engine_error(fault: str, tmp_path: Path) -> None:
-    engine = load_engine(connection_file(tmp_path, sys.executable, str(FAULTY), fault))
+    engine = load_engine(
+        connection_file(tmp_path, sys.executable, str(FAULTY), fault, timeout=timeout_for(fault))
+    )
     try:
         prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
         result = run_property(prop, engine, replay=(SCENARIO,), using=profile("dev"))
@@ -180,3 +190,11 @@ def test_certify_isolate_gives_the_in_process_verdicts(tmp_path: Path) -> None:
         return {p["name"]: (p["status"], p["message"]) for p in report["properties"]}
 
     assert certify("--isolate", "--validate-protocol") == certify()
+
+
+def test_serve_answers_a_line_that_is_not_utf8_and_goes_on() -> None:
+    replies = io.StringIO()
+    serve("reference", [b"\xff\xfe\n", b'{"cmd":"stop","id":2}\n'], replies)
+    first, second = (json.loads(line) for line in replies.getvalue().splitlines())
+    assert first["error"].startswith("bad request: not a JSON line")
+    assert second == {"id": 2, "stopped": True}

@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from adapters.discovery import load_engine
 from adapters.protocol import Inexpressible, missing_capabilities
 from conformance import __version__, wire
 
 
-def serve(engine_name: str, requests: IO[str], replies: IO[str]) -> int:
-    """Answer requests until `stop` or the end of input; 0 either way."""
+class Replies(Protocol):
+    """Where replies go: a text file, or `_Pipe`."""
+
+    def write(self, text: str, /) -> Any: ...
+
+    def flush(self) -> Any: ...
+
+
+def serve(engine_name: str, requests: Iterable[str | bytes], replies: Replies) -> int:
+    """Answer requests (lines, text or UTF-8) until `stop` or the end of
+    input; 0 either way."""
     engine = load_engine(engine_name)
     game: Any = None
     for line in requests:
@@ -73,16 +83,32 @@ def engine_info(engine: Any) -> wire.EngineInfo:
     )
 
 
-def _send(replies: IO[str], reply: Any) -> None:
+def _send(replies: Replies, reply: Any) -> None:
     replies.write(wire.encode(reply))
     replies.flush()
+
+
+class _Pipe:
+    """Replies written straight to the protocol's file descriptor, each at
+    once: a text file's layers and its flush cost more per reply."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, text: str) -> None:
+        view = memoryview(text.encode())
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def flush(self) -> None:
+        """Nothing is buffered."""
 
 
 def serve_stdio(engine_name: str) -> int:
     """`serve` on this process's stdin and stdout, with the engine's own
     prints moved to stderr."""
-    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    protocol = _Pipe(os.dup(sys.stdout.fileno()))
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     print(f"phasecert {__version__} serving {engine_name}", file=sys.stderr)
-    return serve(engine_name, sys.stdin, protocol)
+    return serve(engine_name, sys.stdin.buffer, protocol)
