@@ -72,6 +72,10 @@ _RULES = [
         "502.1",
         "Phasing is the first thing in the untap step; permanents that phase in then untap.",
     ),
+    Rule(
+        "302.6",
+        "A creature can attack or pay {T} only if its controller has controlled it continuously since their most recent turn began; phasing in cures nothing.",
+    ),
     Rule("506.4", "A permanent that phases out is removed from combat."),
     Rule("603.10b", "'Whenever this phases out' triggers look back in time and do trigger."),
     Rule("610.4", "'Phases out until X' phases in right after X, not at the untap step."),

@@ -10,6 +10,7 @@ from conformance.properties import (  # noqa: F401
     identity,
     leaving_control,
     multiplayer,
+    sickness,
     statics,
     unattached,
     untap,
