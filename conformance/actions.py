@@ -122,6 +122,38 @@ class DeclareAttackers:
 
 
 @dataclass(frozen=True)
+class DealDamage:
+    """`caster` casts "Deal `amount` damage to any target.": `target` is a
+    permanent's id (a creature; refused if phased out, 702.26b) or a player's
+    index. Damage stays marked on a creature until cleanup (514.2); lethal
+    damage destroys it (704.5g)."""
+
+    caster: int
+    target: str | int
+    amount: int
+
+
+@dataclass(frozen=True)
+class TapForMana:
+    """`player` taps `land`, a land they control, for mana (605: a mana
+    ability; refused if it is tapped or phased out, 702.26b)."""
+
+    player: int
+    land: str
+
+
+@dataclass(frozen=True)
+class DeclareBlockers:
+    """The defending player declares blocks, (blocker, attacker) pairs
+    (509.1; refused if a blocker can't block: phased out, tapped, not a
+    creature they control, or blockers were already declared). Combat damage
+    is dealt at the next `PassTurn`."""
+
+    player: int
+    blocks: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class Concede:
     """`player`, who is not the active player, leaves the game (800.4a)."""
 
@@ -142,6 +174,9 @@ Action = (
     | Activate
     | DeclareAttackers
     | Concede
+    | DealDamage
+    | TapForMana
+    | DeclareBlockers
 )
 
 _NEEDS: dict[type, frozenset[Capability]] = {
@@ -158,6 +193,9 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     Activate: frozenset({Capability.ACTIVATED_ABILITIES}),
     DeclareAttackers: frozenset({Capability.COMBAT}),
     Concede: frozenset({Capability.LEAVE_GAME, Capability.MULTIPLAYER}),
+    DealDamage: frozenset({Capability.DAMAGE_MARKED, Capability.TARGETING}),
+    TapForMana: frozenset({Capability.MANA_ABILITIES}),
+    DeclareBlockers: frozenset({Capability.COMBAT, Capability.BLOCKING}),
 }
 
 

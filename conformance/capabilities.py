@@ -48,6 +48,14 @@ class Capability(StrEnum):
     #: A permanent whose controller by default, the player it entered the
     #: battlefield under (110.2), is not its owner (800.4a, 800.4c).
     DEFAULT_CONTROLLER = "default-controller"
+    #: Damage marked on creatures (`DealDamage`, `PermanentView.damage`):
+    #: lethal damage destroys (704.5g), cleanup removes it (514.2).
+    DAMAGE_MARKED = "damage-marked"
+    #: Lands tapped for mana through their mana ability (`TapForMana`, 605).
+    MANA_ABILITIES = "mana-abilities"
+    #: Declaring blockers (`DeclareBlockers`) and showing who blocks and
+    #: what is blocked (`PermanentView.blocking`, `blocked`; 509, 510.1c).
+    BLOCKING = "blocking"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

@@ -77,6 +77,14 @@ _RULES = [
         "A creature can attack or pay {T} only if its controller has controlled it continuously since their most recent turn began; phasing in cures nothing.",
     ),
     Rule("506.4", "A permanent that phases out is removed from combat."),
+    Rule(
+        "509.1h",
+        "An attacking creature stays blocked once the creatures blocking it are removed from combat, and then deals no combat damage (510.1c).",
+    ),
+    Rule(
+        "514.2",
+        "At cleanup all damage marked on permanents is removed, phased-out permanents included.",
+    ),
     Rule("603.10b", "'Whenever this phases out' triggers look back in time and do trigger."),
     Rule("610.4", "'Phases out until X' phases in right after X, not at the untap step."),
     Rule("611.2b", "A 'for as long as' effect whose duration never starts does nothing."),

@@ -26,6 +26,9 @@ _PLAY: dict[type, str] = {
     a.Activate: "activate",
     a.DeclareAttackers: "declare_attackers",
     a.Concede: "concede",
+    a.DealDamage: "deal_damage",
+    a.TapForMana: "tap_for_mana",
+    a.DeclareBlockers: "declare_blockers",
 }
 
 
@@ -82,4 +85,7 @@ class ReferenceGame:
             toughness=None if pt is None else pt[1],
             attacking=card.attacking,
             chosen=card.chosen,
+            damage=card.damage if pt is not None else 0,
+            blocking=card.blocking,
+            blocked=card.blocked,
         )

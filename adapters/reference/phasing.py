@@ -92,8 +92,12 @@ class PhasingRules:
         self.refresh()  # type: ignore[attr-defined]
 
     def removed_from_combat(self, card: Card) -> None:
-        """506.4: a permanent that phases out is removed from combat."""
+        """506.4: a permanent that phases out is removed from combat: it is
+        no longer attacking or blocking, and as an attacker no longer blocked.
+        509.1h: an attacker it blocked stays blocked."""
         card.attacking = False
+        card.blocked = False
+        card.blocking = None
 
     def phase_in(self, roots: Iterable[Card]) -> None:
         """Phase `roots` in with whatever phased out indirectly with them

@@ -23,6 +23,10 @@ from conformance.setup import (
 )
 
 
+class Refused(Exception):
+    """The engine refuses an action; the message says why."""
+
+
 @dataclass(eq=False, slots=True)
 class Card:
     """A permanent as the reference engine tracks it. `controller` is derived
@@ -48,6 +52,12 @@ class Card:
     default_controller: int
     zone: Zone = "battlefield"
     attacking: bool = False
+    #: Damage marked on it (120.3), removed at cleanup (514.2).
+    damage: int = 0
+    #: The attacker it blocks (509.1g), and whether it is a blocked attacker
+    #: (509.1h: it stays blocked once its blockers are gone).
+    blocking: str | None = None
+    blocked: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -87,6 +97,8 @@ class GameState:
     drawn: list[int] = field(default_factory=list)
     step: Step = "main"
     attacked: bool = False
+    #: Blockers were declared this combat (509.1: once).
+    blocks_declared: bool = False
     defender: int = 0
     clock: int = 0
     #: Players who left and whose turn would have begun since: what phased out

@@ -27,7 +27,9 @@ class ZoneRules:
         card.zone = "none" if card.token else zone  # type: ignore[assignment]
         self.state.events.append(Event("zone_change", card.id, f"battlefield->{zone}"))
         card.attached_to = None
-        card.attacking = False
+        card.attacking = card.blocked = False
+        card.blocking = None
+        card.damage = 0
         card.tapped = False
         card.counters.clear()
         self.release_until(card)  # type: ignore[attr-defined]
@@ -61,8 +63,10 @@ class ZoneRules:
             pass
 
     def one_round_of_sba(self) -> bool:
-        """704.3: one check of 704.5a, 704.5m and 704.5n, all at once."""
-        acted = False
+        """704.3: one check of 704.5a, 704.5g, 704.5m and 704.5n, all at once."""
+        lethal = self.lethally_damaged()  # type: ignore[attr-defined]
+        self.destroy(lethal)
+        acted = bool(lethal)
         for player in range(self.state.players):
             if self.state.in_game[player] and self.state.life[player] <= 0:
                 self.leave_game(player)  # 704.5a

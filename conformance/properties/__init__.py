@@ -3,7 +3,9 @@ package registers them all in `REGISTRY`."""
 
 from conformance.properties import (  # noqa: F401
     attachments,
+    blocking,
     combat,
+    damage,
     durations,
     entering,
     existence,

@@ -1,0 +1,118 @@
+"""Permanents in play: damage, mana abilities and blocking, and what phasing
+does to them (702.26b, 506.4, 509.1h, 510.1c, 514.2, 704.5g)."""
+
+from __future__ import annotations
+
+from adapters.reference.state import Card, GameState, Refused
+from conformance import actions as a
+
+
+class InPlayRules:
+    state: GameState
+
+    def deal_damage(self, action: a.DealDamage) -> None:
+        """120.3: damage to a player is life lost, to a creature it is marked
+        on it; "any target" (115.4) is a creature or a player, and a
+        phased-out creature can't be targeted (702.26b)."""
+        self.check_player(action.caster)  # type: ignore[attr-defined]
+        if action.amount < 0:
+            raise Refused("damage can't be negative")
+        if isinstance(action.target, int):
+            self.check_player(action.target)  # type: ignore[attr-defined]
+            self.receive_priority()  # type: ignore[attr-defined]
+            if self.state.in_game[action.target]:
+                self.state.life[action.target] -= action.amount
+            return
+        card = self.target(action.target)  # type: ignore[attr-defined]
+        if not card.is_creature:
+            raise Refused(f"{action.target} is not a creature")
+        self.receive_priority()  # type: ignore[attr-defined]
+        if self.is_legal_target(card):  # type: ignore[attr-defined]
+            card.damage += action.amount
+
+    def lethally_damaged(self) -> list[Card]:
+        """704.5g: phased-in creatures with damage marked at least equal to
+        their toughness (a phased-out one is ignored, 702.26b)."""
+        lethal = []
+        for card in self.state.phased_in():
+            pt = self.power_toughness(card) if card.damage > 0 else None  # type: ignore[attr-defined]
+            if pt is not None and pt[1] > 0 and card.damage >= pt[1]:
+                lethal.append(card)
+        return lethal
+
+    def remove_damage(self, card: Card) -> None:
+        """514.2: all damage marked on permanents is removed at cleanup,
+        phased-out permanents included."""
+        card.damage = 0
+
+    def tap_for_mana(self, action: a.TapForMana) -> None:
+        """605.3a: a mana ability is activated and resolves at once, without
+        the stack; a phased-out land's can't be activated (702.26b)."""
+        self.check_player(action.player)  # type: ignore[attr-defined]
+        card = self.state.cards.get(action.land)
+        if card is None or not self.can_tap_for_mana(card, action.player):
+            raise Refused(f"{action.player} can't tap {action.land} for mana")
+        card.tapped = True
+
+    def can_tap_for_mana(self, card: Card, player: int) -> bool:
+        """605.1a, 305.6: an untapped land its controller controls; 702.26b:
+        phased in."""
+        return (
+            card.phased_in
+            and "land" in card.types
+            and card.controller == player
+            and (not card.tapped)
+        )
+
+    def declare_blockers(self, action: a.DeclareBlockers) -> None:
+        """509.1a: the defending player declares untapped creatures they
+        control as blockers, each blocking one attacker, once per combat;
+        702.26b: a phased-out creature can't block (R2017-nonexistent)."""
+        s = self.state
+        self.check_player(action.player)  # type: ignore[attr-defined]
+        if s.step != "combat" or s.blocks_declared or action.player != s.defender:
+            raise Refused("blockers can't be declared now")
+        blockers = [b for b, _ in action.blocks]
+        if not action.blocks or len(set(blockers)) != len(blockers):
+            raise Refused("blockers must be distinct and at least one")
+        pairs = []
+        for blocker, attacker in action.blocks:
+            b, x = s.cards.get(blocker), s.cards.get(attacker)
+            if b is None or not self.can_block(b, action.player):
+                raise Refused(f"{blocker} can't block")
+            if x is None or not x.attacking:
+                raise Refused(f"{attacker} is not attacking")
+            pairs.append((b, x))
+        # 509.2: the active player receives priority once blocks are declared.
+        self.receive_priority()  # type: ignore[attr-defined]
+        for b, x in pairs:
+            b.blocking = x.id
+            x.blocked = True
+        s.blocks_declared = True
+
+    def can_block(self, card: Card, player: int) -> bool:
+        """509.1a: an untapped creature the defending player controls;
+        702.26b: phased in (R2017-nonexistent)."""
+        return (
+            card.phased_in and card.is_creature and card.controller == player and (not card.tapped)
+        )
+
+    def blocked_damage(self) -> list[tuple[Card, int]]:
+        """510.1c, 510.1d: the damage blocked attackers and blockers still in
+        combat deal each other: a blocked attacker's all to its first
+        blocker, none if no creature blocks it any more (509.1h: it is still
+        blocked); each blocker's to the attacker it blocks."""
+        marked: list[tuple[Card, int]] = []
+        fighting = [c for c in self.state.phased_in() if c.is_creature]
+        for card in fighting:
+            pt = self.power_toughness(card)  # type: ignore[attr-defined]
+            power = 0 if pt is None else max(pt[0], 0)
+            if card.attacking and card.blocked:
+                blockers = [b for b in fighting if b.blocking == card.id]
+                if blockers and power:
+                    marked.append((blockers[0], power))
+            elif card.blocking is not None and power:
+                attacker = self.state.cards[card.blocking]
+                if attacker.phased_in and attacker.attacking:
+                    marked.append((attacker, power))
+        return marked
