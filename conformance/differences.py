@@ -41,10 +41,14 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.GainControl: ("702.26b", "R2017-nonexistent"),
     a.Activate: ("702.26b", "R2017-nonexistent", "R2017-haste"),
     a.DeclareAttackers: ("R2017-nonexistent", "R2017-haste"),
+    a.DeclareBlockers: ("R2017-nonexistent", "702.26b"),
+    a.TapForMana: ("702.26b", "R2017-nonexistent"),
+    a.DealDamage: ("702.26b", "R2017-nonexistent"),
 }
 #: What a change of life during an action is the evidence of.
 _LIFE_RULES: dict[type, tuple[str, ...]] = {
-    a.PassTurn: ("603.10b", "506.4"),
+    a.PassTurn: ("603.10b", "506.4", "509.1h"),
+    a.DealDamage: ("702.26b",),
     a.Activate: ("702.26b", "R2017-nonexistent"),
     a.Concede: ("702.26k", "800.4a"),
     a.Destroy: ("702.26b",),
@@ -332,6 +336,9 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
         "toughness": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
         "attacking": ("506.4", "R2017-nonexistent"),
         "chosen": ("R2017-choices",),
+        "damage": ("514.2",),
+        "blocking": ("506.4", "R2017-nonexistent"),
+        "blocked": ("509.1h",),
     }.get(name, ())
 
 
