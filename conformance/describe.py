@@ -107,4 +107,12 @@ def describe_action(x: a.Action) -> str:
             return f"player {player} attacks player {defender} with {', '.join(attackers)}"
         case a.Concede(player):
             return f"player {player} concedes (leaves the game)"
+        case a.DealDamage(caster, target, amount):
+            whom = f"player {target}" if isinstance(target, int) else target
+            return f"player {caster}: deal {amount} damage to {whom}"
+        case a.TapForMana(player, land):
+            return f"player {player} taps {land} for mana"
+        case a.DeclareBlockers(player, blocks):
+            pairs = ", ".join(f"{b} blocks {x}" for b, x in blocks)
+            return f"player {player} declares blockers: {pairs}"
     raise TypeError(f"not an action: {x!r}")
