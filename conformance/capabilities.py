@@ -56,6 +56,9 @@ class Capability(StrEnum):
     #: Declaring blockers (`DeclareBlockers`) and showing who blocks and
     #: what is blocked (`PermanentView.blocking`, `blocked`; 509, 510.1c).
     BLOCKING = "blocking"
+    #: Legendary permanents with names (`Permanent.legendary`, `name`) and
+    #: the legend rule as a state-based action (704.5j).
+    LEGEND_RULE = "legend-rule"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

@@ -96,6 +96,10 @@ _RULES = [
         "704.3",
         "State-based actions are checked whenever a player would receive priority, not after every event.",
     ),
+    Rule(
+        "704.5j",
+        "Of a player's phased-in legendary permanents with one name they keep one; the rest go to the graveyard. Phasing in is not entering, but the rule applies.",
+    ),
     Rule("704.5m", "An unattached Aura, or one attached illegally, goes to its owner's graveyard."),
     Rule("704.5n", "Equipment or a Fortification attached illegally becomes unattached and stays."),
     Rule(

@@ -52,6 +52,8 @@ def describe_permanent(p: Permanent) -> str:
         parts.append("abilities " + ", ".join(p.abilities))
     if p.chosen:
         parts.append(f"chose {p.chosen}")
+    if p.legendary or p.name is not None:
+        parts.append(("legendary, " if p.legendary else "") + f"named {p.card_name!r}")
     if p.phased_out is not None:
         out = p.phased_out
         until = f", until {out.until} leaves" if out.until else ""

@@ -69,6 +69,9 @@ class Permanent:
     `sick` means it came under its controller's control this turn.
     `default_controller` is the player it entered the battlefield under, who
     controls it when no control effect applies (110.2), if not its owner.
+    `name` is its card name (None: a name of its own, its id); two
+    permanents may share one. `legendary` puts it under the legend rule
+    (704.5j).
     """
 
     id: str
@@ -88,6 +91,13 @@ class Permanent:
     chosen: str | None = None
     sick: bool = False
     default_controller: int | None = None
+    name: str | None = None
+    legendary: bool = False
+
+    @property
+    def card_name(self) -> str:
+        """The name the legend rule compares (704.5j)."""
+        return self.id if self.name is None else self.name
 
     @property
     def is_creature(self) -> bool:
@@ -206,6 +216,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
         need.add(Capability.PHASE_OUT_UNTIL)
     if p.phased_out is not None and p.phased_out.under != p.controller:
         need.add(Capability.PHASED_OUT_UNDER_OTHER)
+    if p.legendary:
+        need.add(Capability.LEGEND_RULE)
     for a in p.abilities:
         if a == "anthem":
             need.add(Capability.ANTHEM)

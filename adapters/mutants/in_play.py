@@ -82,3 +82,16 @@ class BlockersLeavingUnblock(Rules):
             c.blocking == blocked for c in self.state.phased_in() if c is not card
         ):
             self.state.cards[blocked].blocked = False
+
+
+@mutant(
+    "legend-rule-on-entering-only",
+    "704.5j",
+    "applies the legend rule only as a legendary permanent enters the battlefield, so one that "
+    "phases in next to its namesake stays (phasing in is not entering, 702.26d)",
+    kills=("legend_rule_applies_once_a_legend_phases_in",),
+)
+class LegendRuleOnEnteringOnly(Rules):
+    def legend_rule(self) -> bool:
+        # Nothing in the scenarios enters with a name that is legendary.
+        return False

@@ -40,6 +40,28 @@ class InPlayRules:
                 lethal.append(card)
         return lethal
 
+    def legend_rule(self) -> bool:
+        """704.5j: a player controlling two or more phased-in legendary
+        permanents with one name chooses one; the rest go to their owners'
+        graveyards (they die, 700.4). Phased-out ones are ignored (702.26b),
+        so one that phases in next to its namesake meets the rule at the
+        next priority (704.3). The reference keeps the one listed first (the
+        property accepts either choice)."""
+        kept: set[tuple[int, str]] = set()
+        rest = []
+        for card in self.state.phased_in():
+            if card.legendary:
+                key = (card.controller, card.name)
+                if key in kept:
+                    rest.append(card)
+                kept.add(key)
+        for card in rest:
+            self.trigger(card, "ltb")  # type: ignore[attr-defined]
+            if card.is_creature:
+                self.trigger(card, "dies")  # type: ignore[attr-defined]
+            self.leave_battlefield(card, "graveyard")  # type: ignore[attr-defined]
+        return bool(rest)
+
     def remove_damage(self, card: Card) -> None:
         """514.2: all damage marked on permanents is removed at cleanup,
         phased-out permanents included."""

@@ -54,6 +54,9 @@ class Card:
     attacking: bool = False
     #: Damage marked on it (120.3), removed at cleanup (514.2).
     damage: int = 0
+    #: Its card name and whether it is legendary (704.5j).
+    name: str = ""
+    legendary: bool = False
     #: The attacker it blocks (509.1g), and whether it is a blocked attacker
     #: (509.1h: it stays blocked once its blockers are gone).
     blocking: str | None = None
@@ -196,6 +199,8 @@ def state_from_setup(setup: Setup) -> GameState:
             chosen=p.chosen,
             sick=p.sick,
             default_controller=p.controller_by_default,
+            name=p.card_name,
+            legendary=p.legendary,
         )
     explicit = {e.target for e in setup.effects if isinstance(e, ControlEffect)}
     for p in setup.permanents:

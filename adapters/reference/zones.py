@@ -63,10 +63,10 @@ class ZoneRules:
             pass
 
     def one_round_of_sba(self) -> bool:
-        """704.3: one check of 704.5a, 704.5g, 704.5m and 704.5n, all at once."""
+        """704.3: one check of 704.5a, 704.5g, 704.5j, 704.5m and 704.5n."""
         lethal = self.lethally_damaged()  # type: ignore[attr-defined]
         self.destroy(lethal)
-        acted = bool(lethal)
+        acted = self.legend_rule() or bool(lethal)  # type: ignore[attr-defined]
         for player in range(self.state.players):
             if self.state.in_game[player] and self.state.life[player] <= 0:
                 self.leave_game(player)  # 704.5a

@@ -11,6 +11,7 @@ from conformance.properties import (  # noqa: F401
     existence,
     identity,
     leaving_control,
+    legends,
     multiplayer,
     sickness,
     statics,
