@@ -7,6 +7,7 @@ from __future__ import annotations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.codec import dumps, from_data, loads_scenario, to_data
+from conformance.legality import setup_problems
 from conformance.observation import Observation
 from conformance.scenario import Scenario
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
@@ -117,3 +118,22 @@ def test_302_6_phasing_in_under_a_new_controller_is_summoning_sick() -> None:
     )
     assert back.permanent("p1").phased_in and back.permanent("p1").controller == 0
     assert sick.refused is not None and ready.refused is None
+
+
+def test_704_5j_a_legend_phasing_in_next_to_its_namesake_meets_the_legend_rule() -> None:
+    legend = {"legendary": True, "name": "Isamaru"}
+    setup = Setup(
+        active=1,
+        permanents=(bear("p1", **legend), bear("p2", phased_out=PhasedOut("direct", 0), **legend)),
+    )
+    start, back = play(setup, a.PassTurn())
+    assert start.permanent("p2").phased_out and start.permanent("p1").phased_in
+    zones = sorted((back.permanent(p).zone, back.permanent(p).phased_in) for p in ("p1", "p2"))
+    assert zones == [("battlefield", True), ("graveyard", False)]
+
+
+def test_two_phased_in_namesake_legends_are_an_illegal_position() -> None:
+    legend = {"legendary": True, "name": "Isamaru"}
+    problems = setup_problems(Setup(permanents=(bear("p1", **legend), bear("p2", **legend))))
+    assert any("704.5j" in p for p in problems)
+    assert not setup_problems(Setup(permanents=(bear("p1", **legend), bear("p2", owner=1, controller=1, **legend))))
