@@ -136,4 +136,5 @@ def test_two_phased_in_namesake_legends_are_an_illegal_position() -> None:
     legend = {"legendary": True, "name": "Isamaru"}
     problems = setup_problems(Setup(permanents=(bear("p1", **legend), bear("p2", **legend))))
     assert any("704.5j" in p for p in problems)
-    assert not setup_problems(Setup(permanents=(bear("p1", **legend), bear("p2", owner=1, controller=1, **legend))))
+    theirs = bear("p2", owner=1, controller=1, **legend)
+    assert not setup_problems(Setup(permanents=(bear("p1", **legend), theirs)))
