@@ -154,6 +154,15 @@ class DeclareBlockers:
 
 
 @dataclass(frozen=True)
+class DrawPerEntered:
+    """`player` casts "Draw a card for each creature you control that entered
+    the battlefield this turn." (702.26d: phasing in is not entering;
+    702.26b: phased-out creatures aren't counted.)"""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class Concede:
     """`player`, who is not the active player, leaves the game (800.4a)."""
 
@@ -177,6 +186,7 @@ Action = (
     | DealDamage
     | TapForMana
     | DeclareBlockers
+    | DrawPerEntered
 )
 
 _NEEDS: dict[type, frozenset[Capability]] = {
@@ -196,6 +206,7 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     DealDamage: frozenset({Capability.DAMAGE_MARKED, Capability.TARGETING}),
     TapForMana: frozenset({Capability.MANA_ABILITIES}),
     DeclareBlockers: frozenset({Capability.COMBAT, Capability.BLOCKING}),
+    DrawPerEntered: frozenset({Capability.HISTORY}),
 }
 
 

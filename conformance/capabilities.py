@@ -59,6 +59,9 @@ class Capability(StrEnum):
     #: Legendary permanents with names (`Permanent.legendary`, `name`) and
     #: the legend rule as a state-based action (704.5j).
     LEGEND_RULE = "legend-rule"
+    #: Effects that look at what happened this turn: `DrawPerEntered`
+    #: counts creatures that entered the battlefield this turn (702.26d).
+    HISTORY = "history"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

@@ -112,6 +112,11 @@ def describe_action(x: a.Action) -> str:
         case a.DealDamage(caster, target, amount):
             whom = f"player {target}" if isinstance(target, int) else target
             return f"player {caster}: deal {amount} damage to {whom}"
+        case a.DrawPerEntered(player):
+            return (
+                f"player {player}: draw a card for each creature you control that entered "
+                "the battlefield this turn"
+            )
         case a.TapForMana(player, land):
             return f"player {player} taps {land} for mana"
         case a.DeclareBlockers(player, blocks):

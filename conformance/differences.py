@@ -58,6 +58,7 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
     a.DrawPerCreature: ("702.26b",),
+    a.DrawPerEntered: ("702.26d", "702.26b"),
 }
 
 

@@ -95,3 +95,16 @@ class LegendRuleOnEnteringOnly(Rules):
     def legend_rule(self) -> bool:
         # Nothing in the scenarios enters with a name that is legendary.
         return False
+
+
+@mutant(
+    "phasing-in-counts-as-entering",
+    "702.26d",
+    "stamps a permanent that phases in with the turn it 'entered', so effects counting what "
+    "entered the battlefield this turn count it",
+    kills=("phasing_in_is_not_entering_this_turn",),
+)
+class PhasingInCountsAsEntering(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        card.entered_turn = self.state.turn

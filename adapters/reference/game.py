@@ -29,6 +29,7 @@ _PLAY: dict[type, str] = {
     a.DealDamage: "deal_damage",
     a.TapForMana: "tap_for_mana",
     a.DeclareBlockers: "declare_blockers",
+    a.DrawPerEntered: "draw_per_entered",
 }
 
 

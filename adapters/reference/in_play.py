@@ -40,6 +40,21 @@ class InPlayRules:
                 lethal.append(card)
         return lethal
 
+    def draw_per_entered(self, action: a.DrawPerEntered) -> None:
+        """702.26d: a creature that phased in this turn did not enter the
+        battlefield; 702.26b: phased-out creatures aren't counted."""
+        self.check_player(action.player)  # type: ignore[attr-defined]
+        self.receive_priority()  # type: ignore[attr-defined]
+        self.state.drawn[action.player] += sum(
+            self.entered_this_turn(c)
+            for c in self.creatures_of(action.player)  # type: ignore[attr-defined]
+        )
+
+    def entered_this_turn(self, card: Card) -> bool:
+        """603.6, 702.26d: it entered the battlefield this turn; phasing in
+        is not entering, so only a real zone change counts."""
+        return card.entered_turn == self.state.turn
+
     def legend_rule(self) -> bool:
         """704.5j: a player controlling two or more phased-in legendary
         permanents with one name chooses one; the rest go to their owners'

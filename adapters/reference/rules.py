@@ -231,6 +231,7 @@ class Rules(InPlayRules, PhasingRules, ContinuousRules, ZoneRules):
             chosen=None,
             sick=True,
             default_controller=action.player,
+            entered_turn=self.state.turn,
         )
         self.state.events.append(Event("zone_change", action.id, "none->battlefield"))
 

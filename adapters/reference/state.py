@@ -54,6 +54,9 @@ class Card:
     attacking: bool = False
     #: Damage marked on it (120.3), removed at cleanup (514.2).
     damage: int = 0
+    #: The turn it entered the battlefield, if during the scenario (a
+    #: setup's permanents entered before it began).
+    entered_turn: int | None = None
     #: Its card name and whether it is legendary (704.5j).
     name: str = ""
     legendary: bool = False

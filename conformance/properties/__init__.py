@@ -7,6 +7,7 @@ from conformance.properties import (  # noqa: F401
     combat,
     damage,
     durations,
+    entered,
     entering,
     existence,
     identity,

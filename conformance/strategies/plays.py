@@ -19,7 +19,12 @@ from conformance.strategies.positions import SIMPLE_DURATIONS
 #: What is drawn unless a property names its kinds. The in-play actions
 #: (damage, mana, blocks) are drawn only by the properties about them, which
 #: keeps the certified examples of the other properties as they were.
-IN_PLAY_KINDS: tuple[type, ...] = (a.DealDamage, a.TapForMana, a.DeclareBlockers)
+IN_PLAY_KINDS: tuple[type, ...] = (
+    a.DealDamage,
+    a.TapForMana,
+    a.DeclareBlockers,
+    a.DrawPerEntered,
+)
 ACTION_KINDS: tuple[type, ...] = tuple(k for k in a.ACTION_TYPES if k not in IN_PLAY_KINDS)
 
 
@@ -119,6 +124,7 @@ _NO_TARGET: dict[type, Callable[[int], a.Action]] = {
     a.DestroyAll: a.DestroyAll,
     a.DrawPerCreature: a.DrawPerCreature,
     a.PumpTeam: a.PumpTeam,
+    a.DrawPerEntered: a.DrawPerEntered,
 }
 
 
