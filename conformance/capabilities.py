@@ -62,6 +62,9 @@ class Capability(StrEnum):
     #: Effects that look at what happened this turn: `DrawPerEntered`
     #: counts creatures that entered the battlefield this turn (702.26d).
     HISTORY = "history"
+    #: The ability "Whenever this phases in, tap it.": when it resolves
+    #: (in the upkeep, after untapping, 502.4) shows in what it taps.
+    UPKEEP_TRIGGERS = "upkeep-triggers"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

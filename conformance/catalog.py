@@ -76,6 +76,10 @@ _RULES = [
         "302.6",
         "A creature can attack or pay {T} only if its controller has controlled it continuously since their most recent turn began; phasing in cures nothing.",
     ),
+    Rule(
+        "502.4",
+        "No player gets priority in the untap step: abilities that trigger there (on phasing) go on the stack in the upkeep, after untapping (603.3).",
+    ),
     Rule("506.4", "A permanent that phases out is removed from combat."),
     Rule(
         "509.1h",

@@ -27,6 +27,9 @@ Ability = Literal[
     "phases_out",  # Whenever this phases out, you gain life (603.10b).
     "anthem",  # Other creatures you control get +1/+1.
     "tap_gain_life",  # {T}: You gain 1 life.
+    # Whenever this phases in, tap it. Triggered in the untap step, it
+    # resolves in the upkeep, after untapping (502.4), so it stays tapped.
+    "phases_in_tap",
 ]
 TRIGGERS: tuple[Ability, ...] = (
     "etb",
@@ -225,6 +228,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
             need.add(Capability.ACTIVATED_ABILITIES)
         elif a in ("phases_in", "phases_out"):
             need.add(Capability.PHASE_TRIGGERS)
+        elif a == "phases_in_tap":
+            need.add(Capability.UPKEEP_TRIGGERS)
         else:
             need.add(Capability.TRIGGERS)
     return need

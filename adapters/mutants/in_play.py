@@ -108,3 +108,20 @@ class PhasingInCountsAsEntering(Rules):
     def phase_in_with_attachments(self, card: Card) -> None:
         super().phase_in_with_attachments(card)
         card.entered_turn = self.state.turn
+
+
+@mutant(
+    "untap-step-triggers-resolve-at-once",
+    "502.4",
+    "resolves abilities triggered by the untap step's phasing right away, before untapping, "
+    "instead of in the upkeep",
+    kills=("untap_step_triggers_resolve_in_the_upkeep",),
+)
+class UntapStepTriggersResolveAtOnce(Rules):
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            return
+        self.phasing_event(player)
+        self.resolve_triggers()
+        self.untap(player)

@@ -45,9 +45,18 @@ class ZoneRules:
         while self.state.triggers:
             source, kind, controller = self.state.triggers.pop(0)
             if self.state.in_game[controller]:
-                self.state.life[controller] += TRIGGER_LIFE[kind]
+                if kind == "phases_in_tap":
+                    self.tap_itself(self.state.cards[source])
+                else:
+                    self.state.life[controller] += TRIGGER_LIFE[kind]
                 self.state.events.append(Event("trigger", source, kind))
             self.state_based_actions()
+
+    def tap_itself(self, card: Card) -> None:
+        """ "Whenever this phases in, tap it.": it taps if it is still there
+        and phased in (702.26b)."""
+        if card.phased_in:
+            card.tapped = True
 
     def receive_priority(self) -> None:
         """704.3, 117.5: whenever a player would receive priority, state-based

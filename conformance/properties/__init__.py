@@ -19,6 +19,7 @@ from conformance.properties import (  # noqa: F401
     unattached,
     untap,
     until,
+    upkeep,
 )
 from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
 
