@@ -43,8 +43,8 @@ def _sick_activations(trace: Trace) -> list[tuple[Step, a.Activate, int]]:
             turn_began[step.after.active] = index
         for c in step.after.permanents:
             b = view(step.before, c.id)
-            moved = b is not None and b.on_battlefield and c.on_battlefield
-            if moved and b.controller != c.controller:  # type: ignore[union-attr]
+            both_there = b is not None and b.on_battlefield and c.on_battlefield
+            if both_there and b.controller != c.controller:  # type: ignore[union-attr]
                 changed[c.id] = index
     return found
 
@@ -102,8 +102,13 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
         phased_out=PhasedOut("direct", nxt),
         abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
     )
+    # X's own control effects go, and so do those lasting "for as long as"
+    # their controller controls X: X phased out would end them at once
+    # (702.26f), unlike the position says.
     effects = tuple(
-        e for e in setup.effects if not (isinstance(e, ControlEffect) and e.target == x.id)
+        e
+        for e in setup.effects
+        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
     )
     setup = replace(
         setup,
