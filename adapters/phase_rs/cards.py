@@ -87,6 +87,7 @@ def _ability_line(ability: Ability, noun: str) -> str:
         "phases_out": f"Whenever {noun} phases out, you gain {life} life.",
         "anthem": "Other creatures you control get +1/+1.",
         "tap_gain_life": f"{{T}}: You gain {TAP_LIFE} life.",
+        "phases_in_tap": f"Whenever {noun} phases in, tap it.",
     }
     return lines[ability]
 
@@ -126,6 +127,9 @@ def permanent_card(p: Permanent) -> CardSpec:
     if p.chosen is not None:
         lines.append(f"As {noun} enters, choose a color.")
     lines += [_ability_line(a, noun) for a in p.abilities]
+    if "land" in p.types:
+        # 305.6-style: every land of the suite taps for mana (TapForMana).
+        lines.append("{T}: Add {C}.")
     # The engine drops "until this Fortification leaves" (no duration);
     # a Fortification is an artifact (301.6), and "this artifact" parses.
     lines += _source_lines("this artifact" if p.attachment == "fortification" else noun)
@@ -160,6 +164,10 @@ PHASE_OUT_ALL = _instant("PC Shelter", "All permanents you control phase out.")
 DESTROY_ALL = _instant("PC Wrath", "Destroy all creatures.")
 DESTROY = _instant("PC Kill", "Destroy target permanent. Draw a card.")
 DRAW_PER_CREATURE = _instant("PC Census", "Draw a card for each creature you control.")
+DRAW_PER_ENTERED = _instant(
+    "PC Welcome",
+    "Draw a card for each creature you control that entered the battlefield this turn.",
+)
 PUMP_TEAM = _instant("PC Rally", "Creatures you control get +1/+1 until end of turn.")
 _TOKEN_ABILITIES = " and ".join(f'"{line}"' for line in _source_lines("this creature"))
 TOKEN = _instant(
@@ -188,6 +196,7 @@ SPELLS: tuple[CardSpec, ...] = (
     DESTROY_ALL,
     DESTROY,
     DRAW_PER_CREATURE,
+    DRAW_PER_ENTERED,
     PUMP_TEAM,
     TOKEN,
     PHASING_TOKEN,

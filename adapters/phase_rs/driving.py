@@ -217,6 +217,28 @@ class Driver:
             return f"phase.rs offers player {seat} no {effect} ability of object {source}"
         return self._play_targeted(seat, move, targets or [])
 
+    def activate_mana(self, seat: int, source: int) -> str | None:
+        """Activate `source`'s mana ability (605). phase.rs doesn't list
+        mana abilities among the moves it offers with priority (they are
+        activated while paying costs), but takes the same `ActivateAbility`
+        move for one, and judges it itself; its refusal is the answer."""
+        self.give_priority(seat)
+        try:
+            abilities = self.game.object(source)["abilities"]
+        except ValueError:  # a token that ceased to exist (704.5d)
+            return f"object {source} no longer exists"
+        index = next(
+            (i for i, ability in enumerate(abilities) if ability.get("is_mana_ability")), None
+        )
+        if index is None:
+            return f"object {source} has no mana ability"
+        move = {"type": "ActivateAbility", "data": {"source_id": source, "ability_index": index}}
+        try:
+            self.apply(seat, move)
+        except ValueError as e:
+            return f"phase.rs refuses player {seat}'s mana ability of object {source}: {e}"
+        return None
+
     # Combat and leaving.
 
     def declare_attackers(self, seat: int, attackers: list[int], defender: int) -> str | None:

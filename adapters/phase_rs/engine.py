@@ -64,6 +64,9 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COMBAT,
         C.LEAVE_GAME,
         C.DEFAULT_CONTROLLER,
+        C.UPKEEP_TRIGGERS,
+        C.HISTORY,
+        C.MANA_ABILITIES,
     }
 )
 

@@ -47,6 +47,8 @@ class PhaseRsGame:
             a.Activate: self._activate,
             a.DeclareAttackers: self._declare_attackers,
             a.Concede: self._concede,
+            a.DrawPerEntered: lambda x: self._cast(x.player, cards.DRAW_PER_ENTERED),
+            a.TapForMana: self._tap_for_mana,
         }
 
     # The protocol.
@@ -216,6 +218,14 @@ class PhaseRsGame:
         if refused is not None or source is None:
             return refused or f"{action.source} doesn't exist"
         return self.driver.activate(action.player, source, cards.TAP_EFFECT)
+
+    def _tap_for_mana(self, action: a.TapForMana) -> str | None:
+        """605: the land's own "{T}: Add {C}." mana ability."""
+        refused = self._not_in_game(action.player)
+        source = self._oid(action.land)
+        if refused is not None or source is None:
+            return refused or f"{action.land} doesn't exist"
+        return self.driver.activate_mana(action.player, source)
 
     def _declare_attackers(self, action: a.DeclareAttackers) -> str | None:
         d = self.driver
