@@ -138,6 +138,13 @@ SCENARIOS: dict[C, Scenario] = {
         *TWO_TURNS,
         a.TapForMana(0, "m"),
     ),
+    C.BLOCKING: scenario(
+        (creature("c"), creature("d"), creature("e", owner=1, controller=1)),
+        a.DeclareAttackers(0, ("c", "d"), 1),
+        a.DeclareBlockers(1, (("e", "c"),)),
+        a.PhaseOut(1, ("e",)),
+        a.PassTurn(),
+    ),
     C.UPKEEP_TRIGGERS: scenario(
         (creature("c", phased_out=PhasedOut("direct", 0), abilities=("phases_in_tap",)),),
         *TWO_TURNS,

@@ -277,5 +277,41 @@ class Driver:
             return f"phase.rs refused the attack: {e}"
         return None
 
+    def declare_blockers(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
+        """Move on to the declare blockers step and declare `blocks`
+        (blocker, attacker); if the engine refuses, the game is restored to
+        where it was (the declare attackers step)."""
+        snapshot = self.game.state()
+        events = len(self.events)
+        refusal = self._try_block(seat, blocks)
+        if refusal is not None:
+            self.game = self.database.load_game(snapshot)
+            del self.events[events:]
+        return refusal
+
+    def _try_block(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
+        if not self.attacked or self.game.phase != "DeclareAttackers":
+            return "blockers can't be declared now"
+        for _ in range(MAX_MOVES):
+            waiting = self.waiting()
+            if waiting["type"] == "DeclareBlockers":
+                break
+            if self.game.phase != "DeclareAttackers":
+                return "phase.rs offers no blocks"
+            self.apply(self.seat_to_act(), PASS)
+        data = waiting["data"]
+        if int(data["player"]) != seat:
+            return f"player {seat} is not the defending player"
+        valid = set(data.get("valid_blocker_ids", []))
+        bad = [b for b, _ in blocks if b not in valid]
+        if bad:
+            return f"objects {bad} can't block"
+        move = {"type": "DeclareBlockers", "data": {"assignments": [list(p) for p in blocks]}}
+        try:
+            self.apply(seat, move)
+        except (ValueError, RuntimeError) as e:
+            return f"phase.rs refused the blocks: {e}"
+        return None
+
     def concede(self, seat: int) -> None:
         self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})

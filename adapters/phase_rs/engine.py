@@ -67,6 +67,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.UPKEEP_TRIGGERS,
         C.HISTORY,
         C.MANA_ABILITIES,
+        C.BLOCKING,
     }
 )
 

@@ -11,6 +11,7 @@ upkeep and draw.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from adapters.phase_rs import cards
@@ -20,7 +21,7 @@ from adapters.phase_rs.position import build
 from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.legality import check_setup
-from conformance.observation import Observation
+from conformance.observation import Observation, PermanentView
 from conformance.setup import Setup
 
 
@@ -49,6 +50,7 @@ class PhaseRsGame:
             a.Concede: self._concede,
             a.DrawPerEntered: lambda x: self._cast(x.player, cards.DRAW_PER_ENTERED),
             a.TapForMana: self._tap_for_mana,
+            a.DeclareBlockers: self._declare_blockers,
         }
 
     # The protocol.
@@ -74,7 +76,7 @@ class PhaseRsGame:
             turn=game.turn,
             active=self.driver.active,
             players=self.reader.players_view(game, self.drawn),
-            permanents=self.reader.permanents(game, self._attacking()),
+            permanents=self._with_blocks(self.reader.permanents(game, self._attacking())),
             events=self.reader.events(raw, gone),
             refused=refused,
         )
@@ -84,6 +86,29 @@ class PhaseRsGame:
             return set()
         combat = self.driver.game.state()["state"].get("combat") or {}
         return {entry["object_id"] for entry in combat.get("attackers", [])}
+
+    def _with_blocks(self, views: tuple[PermanentView, ...]) -> tuple[PermanentView, ...]:
+        """Who blocks what (509.1g) and which attackers are blocked (509.1h),
+        from the engine's combat state."""
+        if not self.driver.attacked:
+            return views
+        combat = self.driver.game.state()["state"].get("combat") or {}
+        blocking = {
+            self.reader.name_of(int(b)): self.reader.name_of(attackers[0])
+            for b, attackers in (combat.get("blocker_to_attacker") or {}).items()
+            if attackers
+        }
+        blocked = {
+            self.reader.name_of(e["object_id"])
+            for e in combat.get("attackers", [])
+            if e.get("blocked")
+        }
+        return tuple(
+            replace(v, blocking=blocking.get(v.id), blocked=v.id in blocked and v.attacking)
+            if v.on_battlefield
+            else v
+            for v in views
+        )
 
     # Checks shared by actions.
 
@@ -226,6 +251,16 @@ class PhaseRsGame:
         if refused is not None or source is None:
             return refused or f"{action.land} doesn't exist"
         return self.driver.activate_mana(action.player, source)
+
+    def _declare_blockers(self, action: a.DeclareBlockers) -> str | None:
+        refused = self._not_in_game(action.player)
+        pairs = [(self._oid(b), self._oid(x)) for b, x in action.blocks]
+        blockers = [b for b, _ in pairs]
+        if refused is not None:
+            return refused
+        if not pairs or any(None in p for p in pairs) or len(set(blockers)) != len(blockers):
+            return "blockers must be distinct existing permanents, at least one"
+        return self.driver.declare_blockers(action.player, pairs)  # type: ignore[arg-type]
 
     def _declare_attackers(self, action: a.DeclareAttackers) -> str | None:
         d = self.driver
