@@ -145,6 +145,14 @@ SCENARIOS: dict[C, Scenario] = {
         a.PhaseOut(1, ("e",)),
         a.PassTurn(),
     ),
+    C.DAMAGE_MARKED: scenario(
+        (Permanent("c", power=2, toughness=3), creature("d")),
+        a.DealDamage(1, "c", 2),
+        a.DealDamage(1, "d", 3),
+        a.DealDamage(0, 1, 1),
+        a.PhaseOut(0, ("c",)),
+        *TWO_TURNS,
+    ),
     C.UPKEEP_TRIGGERS: scenario(
         (creature("c", phased_out=PhasedOut("direct", 0), abilities=("phases_in_tap",)),),
         *TWO_TURNS,

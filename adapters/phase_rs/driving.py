@@ -217,6 +217,29 @@ class Driver:
             return f"phase.rs offers player {seat} no {effect} ability of object {source}"
         return self._play_targeted(seat, move, targets or [])
 
+    def cast_at_player(self, seat: int, spec: CardSpec, player: int) -> str | None:
+        """Cast `spec` from `seat`'s hand targeting `player`, if the engine
+        offers that target; a refused cast restores the game."""
+        self.give_priority(seat)
+        hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
+        move = next(
+            (m for m in self.game.actions() if m.kind == "CastSpell" and m.object_id in hand), None
+        )
+        if move is None:
+            return f"player {seat} can't cast {spec.name} now"
+        snapshot, start = self.game.state(), len(self.events)
+        self.apply(seat, move)
+        waiting = self.waiting()
+        legal = waiting["data"]["selection"]["current_legal_targets"]
+        if waiting["type"] != "TargetSelection" or {"Player": player} not in legal:
+            self.game = self.database.load_game(snapshot)
+            del self.events[start:]
+            return f"player {player} is not a legal target"
+        self.apply(seat, {"type": "ChooseTarget", "data": {"target": {"Player": player}}})
+        if self.waiting()["type"] == "TargetSelection":
+            self.apply(seat, {"type": "ChooseTarget", "data": {"target": None}})
+        return None
+
     def activate_mana(self, seat: int, source: int) -> str | None:
         """Activate `source`'s mana ability (605). phase.rs doesn't list
         mana abilities among the moves it offers with priority (they are

@@ -68,6 +68,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.HISTORY,
         C.MANA_ABILITIES,
         C.BLOCKING,
+        C.DAMAGE_MARKED,
     }
 )
 

@@ -51,6 +51,7 @@ class PhaseRsGame:
             a.DrawPerEntered: lambda x: self._cast(x.player, cards.DRAW_PER_ENTERED),
             a.TapForMana: self._tap_for_mana,
             a.DeclareBlockers: self._declare_blockers,
+            a.DealDamage: self._deal_damage,
         }
 
     # The protocol.
@@ -243,6 +244,19 @@ class PhaseRsGame:
         if refused is not None or source is None:
             return refused or f"{action.source} doesn't exist"
         return self.driver.activate(action.player, source, cards.TAP_EFFECT)
+
+    def _deal_damage(self, action: a.DealDamage) -> str | None:
+        """120.3: a "Spark" instant of the amount, at a permanent or a player."""
+        spec = cards.DAMAGE.get(action.amount)
+        if spec is None:
+            raise Inexpressible(f"the adapter's damage spells deal 1 to 3, not {action.amount}")
+        if isinstance(action.target, str):
+            return self._cast(action.caster, spec, (action.target,))
+        refused = self._not_in_game(action.caster) or self._not_in_game(action.target)
+        if refused is not None:
+            return refused
+        self.driver.ensure_in_hand([(action.caster, spec)])
+        return self.driver.cast_at_player(action.caster, spec, action.target)
 
     def _tap_for_mana(self, action: a.TapForMana) -> str | None:
         """605: the land's own "{T}: Add {C}." mana ability."""

@@ -99,6 +99,7 @@ class Reader:
             toughness=obj["toughness"] if shown else None,
             attacking=eid in attacking,
             chosen=_chosen_color(obj),
+            damage=obj.get("damage_marked", 0) if shown else 0,
         )
 
     def _host(self, ref: dict[str, Any] | None) -> str | int | None:

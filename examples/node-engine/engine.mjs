@@ -43,6 +43,12 @@ const MISSING = {
   "control-for-as-long-as-other": "no control-changing effects, so no 'for as long as you control'",
   "default-controller": "every permanent enters the battlefield under its owner's control",
   "phased-out-under-other": "control never changes, so nothing phases out under a non-controller",
+  "damage-marked": "no spell or creature deals damage to creatures",
+  "mana-abilities": "spells are free and lands have no mana abilities",
+  blocking: "combat has attackers only: nobody blocks",
+  "legend-rule": "permanents have no names or supertypes",
+  history: "it keeps no record of what entered the battlefield this turn",
+  "upkeep-triggers": "its triggered abilities only gain life; none taps its permanent",
 };
 
 const HELLO = {
