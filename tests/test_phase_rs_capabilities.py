@@ -153,6 +153,13 @@ SCENARIOS: dict[C, Scenario] = {
         a.PhaseOut(0, ("c",)),
         *TWO_TURNS,
     ),
+    C.LEGEND_RULE: scenario(
+        (
+            creature("c", legendary=True, name="Legend"),
+            creature("d", legendary=True, name="Legend", phased_out=PhasedOut("direct", 0)),
+        ),
+        *TWO_TURNS,
+    ),
     C.UPKEEP_TRIGGERS: scenario(
         (creature("c", phased_out=PhasedOut("direct", 0), abilities=("phases_in_tap",)),),
         *TWO_TURNS,

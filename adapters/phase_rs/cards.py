@@ -40,6 +40,7 @@ class CardSpec:
     power: int | None = None
     toughness: int | None = None
     mana: str = "{0}"
+    supertypes: tuple[str, ...] = ()
 
     def mtgjson(self) -> dict[str, Any]:
         card: dict[str, Any] = {
@@ -47,7 +48,7 @@ class CardSpec:
             "manaCost": self.mana,
             "types": list(self.types),
             "subtypes": list(self.subtypes),
-            "supertypes": [],
+            "supertypes": list(self.supertypes),
             "text": self.text,
             "layout": "normal",
             "colors": [],
@@ -60,7 +61,7 @@ class CardSpec:
             "foreignData": [],
             "printings": ["PCT"],
             "rulings": [],
-            "type": " ".join(self.types)
+            "type": " ".join((*self.supertypes, *self.types))
             + (" — " + " ".join(self.subtypes) if self.subtypes else ""),
         }
         if self.power is not None and self.toughness is not None:
@@ -143,6 +144,10 @@ def permanent_card(p: Permanent) -> CardSpec:
     name = f"PC {kind}{pt}" + "".join(f" {a}" for a in p.abilities)
     name += " phasing" if p.phasing else ""
     name += " chooser" if p.chosen is not None else ""
+    # 704.5j compares names: a named permanent's card carries its name (the
+    # suite's namesakes are copies of one card).
+    name += f" named {p.name}" if p.name is not None else ""
+    name += " legendary" if p.legendary else ""
     return CardSpec(
         name=name,
         text=text,
@@ -151,6 +156,7 @@ def permanent_card(p: Permanent) -> CardSpec:
         keywords=tuple(keywords),
         power=p.power,
         toughness=p.toughness,
+        supertypes=("Legendary",) if p.legendary else (),
     )
 
 

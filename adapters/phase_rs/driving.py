@@ -63,7 +63,7 @@ class Driver:
 
     def answer_prompt(self) -> None:
         """One default answer: pass priority, keep trigger order, no attacks,
-        no blocks, discard filler first."""
+        no blocks, keep the first legend (704.5j), discard filler first."""
         waiting = self.waiting()
         kind, data = waiting["type"], waiting.get("data") or {}
         seat = self.seat_to_act()
@@ -78,6 +78,9 @@ class Driver:
             self.apply(seat, {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}})
         elif kind == "DeclareBlockers":
             self.apply(seat, {"type": "DeclareBlockers", "data": {"assignments": []}})
+        elif kind == "ChooseLegend":
+            # 704.5j: the player keeps one; the suite accepts either choice.
+            self.apply(seat, {"type": "ChooseLegend", "data": {"keep": data["candidates"][0]}})
         elif kind == "DiscardToHandSize":
             cards = sorted(
                 data["cards"], key=lambda oid: self.game.object(oid)["name"] != FILLER.name

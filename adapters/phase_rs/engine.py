@@ -69,6 +69,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.MANA_ABILITIES,
         C.BLOCKING,
         C.DAMAGE_MARKED,
+        C.LEGEND_RULE,
     }
 )
 

@@ -85,9 +85,9 @@ def _a_legend_phased_in_next_to_its_namesake(trace: Trace) -> bool:
 
 
 def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """Two legendary permanents named alike under one controller: M phased
-    in, L phased out under that player; turns pass until their untap step
-    phases L in. M sometimes has phasing, and then phases out as L phases
+    """Two copies of a legendary card under one controller: M phased in, L
+    phased out under that player; turns pass until their untap step phases
+    L in. Sometimes the card has phasing, and then M phases out as L phases
     in (no legend rule then: they are never both phased in)."""
     free = [p for p in setup.permanents if p.attached_to is None]
     if len(free) < 2:
@@ -95,14 +95,22 @@ def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     m, x = free[0], pick(draw, free[1:])
     player = m.controller
     keep = replace(m, legendary=True, name=_NAME, phased_out=None, phasing=int(maybe(draw)))
+    # L is another copy of M's card (one name, one set of characteristics).
     out = replace(
         x,
+        types=m.types,
+        attachment=m.attachment,
+        power=m.power,
+        toughness=m.toughness,
+        abilities=m.abilities,
+        chosen=m.chosen,
+        token=m.token,
         legendary=True,
         name=_NAME,
         owner=player,
         controller=player,
         default_controller=None,
-        phasing=0,
+        phasing=keep.phasing,
         phased_out=PhasedOut("direct", player),
     )
     hosts = {m.id, x.id}
