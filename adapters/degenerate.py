@@ -198,7 +198,8 @@ NOT_ABOUT_PHASING = frozenset({"110.5", "704.3", "704.5m", "704.5n", "800.4a", "
 
 #: Rules whose every case is about phasing out: attachments go with their
 #: host (702.26g, h), phasing out once (702.26p) and not in a skipped untap
-#: step (702.26m), leaving combat (506.4), a spell's target phasing out
+#: step (702.26m), leaving combat (506.4) and the attacker a blocker that
+#: phased out blocked staying blocked (509.1h), a spell's target phasing out
 #: (R2017-targets), "for as long as" effects ending as X phases out or never
 #: starting while it is out (702.26f, R2017-for-as-long-as, 611.2b), and
 #: "whenever this phases out" triggering, looking back in time (603.10b).
@@ -209,6 +210,7 @@ PHASING_OUT = frozenset(
         "702.26m",
         "702.26p",
         "506.4",
+        "509.1h",
         "R2017-targets",
         "702.26f",
         "R2017-for-as-long-as",

@@ -122,6 +122,48 @@ class DeclareAttackers:
 
 
 @dataclass(frozen=True)
+class DealDamage:
+    """`caster` casts "Deal `amount` damage to any target.": `target` is a
+    permanent's id (a creature; refused if phased out, 702.26b) or a player's
+    index (refused if that player has protection from everything,
+    R2017-protection). Damage stays marked on a creature until cleanup
+    (514.2); lethal damage destroys it (704.5g)."""
+
+    caster: int
+    target: str | int
+    amount: int
+
+
+@dataclass(frozen=True)
+class TapForMana:
+    """`player` taps `land`, a land they control, for mana (605: a mana
+    ability; refused if it is tapped or phased out, 702.26b)."""
+
+    player: int
+    land: str
+
+
+@dataclass(frozen=True)
+class DeclareBlockers:
+    """The defending player declares blocks, (blocker, attacker) pairs
+    (509.1; refused if a blocker can't block: phased out, tapped, not a
+    creature they control, or blockers were already declared). Combat damage
+    is dealt at the next `PassTurn`."""
+
+    player: int
+    blocks: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class DrawPerEntered:
+    """`player` casts "Draw a card for each creature you control that entered
+    the battlefield this turn." (702.26d: phasing in is not entering;
+    702.26b: phased-out creatures aren't counted.)"""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class Concede:
     """`player`, who is not the active player, leaves the game (800.4a)."""
 
@@ -135,17 +177,6 @@ class TeferisProtection:
     permanents you control phase out." (R2017-protection, R2017-life-no-effect)"""
 
     player: int
-
-
-@dataclass(frozen=True)
-class DealDamage:
-    """`caster` casts "Deal `amount` damage to any target." (`target`: a
-    permanent id, or a player index; refused if the target is illegal: a
-    player with protection from everything, R2017-protection)."""
-
-    caster: int
-    target: str | int
-    amount: int
 
 
 @dataclass(frozen=True)
@@ -263,6 +294,9 @@ Action = (
     | PayLife
     | GiveLife
     | EnchantPlayer
+    | TapForMana
+    | DeclareBlockers
+    | DrawPerEntered
 )
 
 #: Teferi's Protection whole: its three effects.
@@ -283,6 +317,7 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     DeclareAttackers: frozenset({Capability.COMBAT}),
     Concede: frozenset({Capability.LEAVE_GAME, Capability.MULTIPLAYER}),
     TeferisProtection: _TEFERI,
+    # The kind is drawn at players (strategies.players); at a creature, see below.
     DealDamage: frozenset({Capability.PLAYER_DAMAGE, Capability.TARGETING}),
     TapAndDamage: frozenset(
         {Capability.MULTI_TARGET, Capability.PLAYER_DAMAGE, Capability.TARGETING}
@@ -297,6 +332,9 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     EnchantPlayer: frozenset(
         {Capability.CAST_AURAS, Capability.PLAYER_AURAS, Capability.TARGETING}
     ),
+    TapForMana: frozenset({Capability.MANA_ABILITIES}),
+    DeclareBlockers: frozenset({Capability.COMBAT, Capability.BLOCKING}),
+    DrawPerEntered: frozenset({Capability.HISTORY}),
 }
 
 
@@ -309,6 +347,9 @@ def action_needs(action: Action | type) -> frozenset[Capability]:
         need |= {Capability.CONTROL_AS_LONG_AS}
     if isinstance(action, TapAndDamage) and action.protected_in_response is not None:
         need |= _TEFERI
+    if isinstance(action, DealDamage) and isinstance(action.target, str):
+        # Damage to a creature is marked on it (120.3e), not life lost (120.3a).
+        need = frozenset({Capability.DAMAGE_MARKED, Capability.TARGETING})
     return need
 
 

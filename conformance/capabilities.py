@@ -71,6 +71,23 @@ class Capability(StrEnum):
     MULTI_TARGET = "multi-target"
     #: Casting an Aura with "enchant player" (EnchantPlayer).
     CAST_AURAS = "cast-auras"
+    #: Damage marked on creatures (`DealDamage`, `PermanentView.damage`):
+    #: lethal damage destroys (704.5g), cleanup removes it (514.2).
+    DAMAGE_MARKED = "damage-marked"
+    #: Lands tapped for mana through their mana ability (`TapForMana`, 605).
+    MANA_ABILITIES = "mana-abilities"
+    #: Declaring blockers (`DeclareBlockers`) and showing who blocks and
+    #: what is blocked (`PermanentView.blocking`, `blocked`; 509, 510.1c).
+    BLOCKING = "blocking"
+    #: Legendary permanents with names (`Permanent.legendary`, `name`) and
+    #: the legend rule as a state-based action (704.5j).
+    LEGEND_RULE = "legend-rule"
+    #: Effects that look at what happened this turn: `DrawPerEntered`
+    #: counts creatures that entered the battlefield this turn (702.26d).
+    HISTORY = "history"
+    #: The ability "Whenever this phases in, tap it.": when it resolves
+    #: (in the upkeep, after untapping, 502.4) shows in what it taps.
+    UPKEEP_TRIGGERS = "upkeep-triggers"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

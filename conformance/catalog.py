@@ -72,7 +72,23 @@ _RULES = [
         "502.1",
         "Phasing is the first thing in the untap step; permanents that phase in then untap.",
     ),
+    Rule(
+        "302.6",
+        "A creature can attack or pay {T} only if its controller has controlled it continuously since their most recent turn began; phasing in cures nothing.",
+    ),
+    Rule(
+        "502.4",
+        "No player gets priority in the untap step: abilities that trigger there (on phasing) go on the stack in the upkeep, after untapping (603.3).",
+    ),
     Rule("506.4", "A permanent that phases out is removed from combat."),
+    Rule(
+        "509.1h",
+        "An attacking creature stays blocked once the creatures blocking it are removed from combat, and then deals no combat damage (510.1c).",
+    ),
+    Rule(
+        "514.2",
+        "At cleanup all damage marked on permanents is removed, phased-out permanents included.",
+    ),
     Rule("603.10b", "'Whenever this phases out' triggers look back in time and do trigger."),
     Rule("610.4", "'Phases out until X' phases in right after X, not at the untap step."),
     Rule("611.2b", "A 'for as long as' effect whose duration never starts does nothing."),
@@ -83,6 +99,10 @@ _RULES = [
     Rule(
         "704.3",
         "State-based actions are checked whenever a player would receive priority, not after every event.",
+    ),
+    Rule(
+        "704.5j",
+        "Of a player's phased-in legendary permanents with one name they keep one; the rest go to the graveyard. Phasing in is not entering, but the rule applies.",
     ),
     Rule("704.5m", "An unattached Aura, or one attached illegally, goes to its owner's graveyard."),
     Rule("704.5n", "Equipment or a Fortification attached illegally becomes unattached and stays."),

@@ -52,6 +52,8 @@ def describe_permanent(p: Permanent) -> str:
         parts.append("abilities " + ", ".join(p.abilities))
     if p.chosen:
         parts.append(f"chose {p.chosen}")
+    if p.legendary or p.name is not None:
+        parts.append(("legendary, " if p.legendary else "") + f"named {p.card_name!r}")
     if p.phased_out is not None:
         out = p.phased_out
         until = f", until {out.until} leaves" if out.until else ""
@@ -143,4 +145,14 @@ def describe_action(x: a.Action) -> str:
             return f"player {player}: player {opponent} gains {amount} life (a cost), draw a card"
         case a.EnchantPlayer(caster, aura, player):
             return f"player {caster} casts Aura {aura} enchanting player {player}"
+        case a.DrawPerEntered(player):
+            return (
+                f"player {player}: draw a card for each creature you control that entered "
+                "the battlefield this turn"
+            )
+        case a.TapForMana(player, land):
+            return f"player {player} taps {land} for mana"
+        case a.DeclareBlockers(player, blocks):
+            pairs = ", ".join(f"{b} blocks {x}" for b, x in blocks)
+            return f"player {player} declares blockers: {pairs}"
     raise TypeError(f"not an action: {x!r}")

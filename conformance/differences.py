@@ -41,7 +41,7 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.GainControl: ("702.26b", "R2017-nonexistent"),
     a.Activate: ("702.26b", "R2017-nonexistent", "R2017-haste"),
     a.DeclareAttackers: ("R2017-nonexistent", "R2017-haste"),
-    a.DealDamage: ("R2017-protection",),
+    a.DealDamage: ("R2017-protection", "702.26b", "R2017-nonexistent"),
     a.EnchantPlayer: ("R2017-protection",),
     a.ExchangeLife: ("R2017-protection", "R2017-exchange"),
     a.TapAndDamage: ("R2017-protection", "702.26b"),
@@ -50,10 +50,13 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.SetLife: ("R2017-set-life",),
     a.PayLife: ("R2017-pay-life",),
     a.GiveLife: ("R2017-gain-life-cost",),
+    a.DeclareBlockers: ("R2017-nonexistent", "702.26b"),
+    a.TapForMana: ("702.26b", "R2017-nonexistent"),
 }
 #: What a change of life during an action is the evidence of.
 _LIFE_RULES: dict[type, tuple[str, ...]] = {
-    a.PassTurn: ("603.10b", "506.4"),
+    a.PassTurn: ("603.10b", "506.4", "509.1h"),
+    a.DealDamage: ("702.26b", "R2017-protection"),
     a.Activate: ("702.26b", "R2017-nonexistent"),
     a.Concede: ("702.26k", "800.4a"),
     a.Destroy: ("702.26b",),
@@ -64,7 +67,6 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.ExchangeLife: ("R2017-exchange",),
     a.PayLife: ("R2017-pay-life",),
     a.GiveLife: ("R2017-gain-life-cost",),
-    a.DealDamage: ("R2017-protection",),
     a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
@@ -79,6 +81,7 @@ _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.PayLife: ("R2017-pay-life",),
     a.GiveLife: ("R2017-gain-life-cost",),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
+    a.DrawPerEntered: ("702.26d", "702.26b"),
 }
 
 
@@ -360,6 +363,9 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
         "toughness": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
         "attacking": ("506.4", "R2017-nonexistent"),
         "chosen": ("R2017-choices",),
+        "damage": ("514.2",),
+        "blocking": ("506.4", "R2017-nonexistent"),
+        "blocked": ("509.1h",),
     }.get(name, ())
 
 

@@ -33,6 +33,26 @@ def setup_problems(setup: Setup) -> list[str]:
     for p in setup.permanents:
         problems.extend(f"{p.id}: {m}" for m in _permanent_problems(p, by_id, setup.players))
     problems.extend(_effect_problems(setup, by_id))
+    problems.extend(_legend_problems(setup))
+    return problems
+
+
+def _legend_problems(setup: Setup) -> list[str]:
+    """704.5j: no player controls two phased-in legendary permanents with
+    one name; the legend rule would already have put one into a graveyard.
+    Phased-out ones don't count (702.26b)."""
+    seen: dict[tuple[int, str], str] = {}
+    problems = []
+    for p in setup.permanents:
+        if not p.legendary or p.phased_out is not None:
+            continue
+        key = (p.controller, p.card_name)
+        if key in seen:
+            problems.append(
+                f"{p.id}: player {p.controller} also controls {seen[key]}, a phased-in legendary "
+                f"permanent named {p.card_name!r} (704.5j)"
+            )
+        seen.setdefault(key, p.id)
     return problems
 
 

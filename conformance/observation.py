@@ -38,7 +38,10 @@ class Event:
 class PermanentView:
     """One permanent as the engine sees it. `zone` "none" means it ceased to
     exist (a token off the battlefield, 704.5d) or left the game (800.4a).
-    `power`/`toughness` are reported for phased-in creatures only."""
+    `power`/`toughness` are reported for phased-in creatures only, and so is
+    `damage`, the damage marked on it (514.2, 704.5g). `blocking` is the
+    attacker a blocking creature blocks; `blocked` says an attacking
+    creature is blocked (509.1h), even once its blockers are gone."""
 
     id: str
     zone: Zone
@@ -52,6 +55,9 @@ class PermanentView:
     toughness: int | None = None
     attacking: bool = False
     chosen: str | None = None
+    damage: int = 0
+    blocking: str | None = None
+    blocked: bool = False
 
     @property
     def on_battlefield(self) -> bool:

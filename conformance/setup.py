@@ -29,6 +29,9 @@ Ability = Literal[
     "tap_gain_life",  # {T}: You gain 1 life.
     "draw_to_life",  # If an opponent would draw a card, that player gains 2 life instead.
     "gain_to_draw",  # If an opponent would gain life, you draw that many cards instead.
+    # Whenever this phases in, tap it. Triggered in the untap step, it
+    # resolves in the upkeep, after untapping (502.4), so it stays tapped.
+    "phases_in_tap",
 ]
 TRIGGERS: tuple[Ability, ...] = (
     "etb",
@@ -77,6 +80,9 @@ class Permanent:
     `sick` means it came under its controller's control this turn.
     `default_controller` is the player it entered the battlefield under, who
     controls it when no control effect applies (110.2), if not its owner.
+    `name` is its card name (None: a name of its own, its id); two
+    permanents may share one. `legendary` puts it under the legend rule
+    (704.5j).
     """
 
     id: str
@@ -96,6 +102,13 @@ class Permanent:
     chosen: str | None = None
     sick: bool = False
     default_controller: int | None = None
+    name: str | None = None
+    legendary: bool = False
+
+    @property
+    def card_name(self) -> str:
+        """The name the legend rule compares (704.5j)."""
+        return self.id if self.name is None else self.name
 
     @property
     def is_creature(self) -> bool:
@@ -214,6 +227,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
         need.add(Capability.PHASE_OUT_UNTIL)
     if p.phased_out is not None and p.phased_out.under != p.controller:
         need.add(Capability.PHASED_OUT_UNDER_OTHER)
+    if p.legendary:
+        need.add(Capability.LEGEND_RULE)
     for a in p.abilities:
         if a == "anthem":
             need.add(Capability.ANTHEM)
@@ -223,6 +238,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
             need.add(Capability.PHASE_TRIGGERS)
         elif a in LIFE_REPLACEMENTS:
             need.add(Capability.LIFE_REPLACEMENT)
+        elif a == "phases_in_tap":
+            need.add(Capability.UPKEEP_TRIGGERS)
         else:
             need.add(Capability.TRIGGERS)
     return need

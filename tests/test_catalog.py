@@ -56,4 +56,8 @@ def test_catalog_matches_the_rules_file() -> None:
     # The paraphrase lists the phasing rulings; the seed's other rulings
     # (Teferi's Protection's own) are mapped in conformance.rulings.
     listed |= set(RULING_PHRASES)
+    # Rules of play the paraphrase doesn't list, where phasing meets blocking,
+    # damage, the legend rule, summoning sickness and the upkeep (their text
+    # is the Comprehensive Rules', cited in each catalog entry).
+    listed |= {"302.6", "502.4", "509.1h", "514.2", "704.5j"}
     assert listed == set(CATALOG), (sorted(listed - set(CATALOG)), sorted(set(CATALOG) - listed))

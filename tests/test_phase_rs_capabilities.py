@@ -24,7 +24,7 @@ from conformance.capabilities import Capability as C
 from conformance.differential import trace_differences
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Duration, Permanent, Setup, SkipUntap
+from conformance.setup import Duration, Permanent, PhasedOut, Setup, SkipUntap
 
 
 def creature(pid: str, **fields: Any) -> Permanent:
@@ -130,6 +130,45 @@ SCENARIOS: dict[C, Scenario] = {
         a.PhaseOut(0, ("d",)),
         a.DeclareAttackers(0, ("c",), 1),
         a.PassTurn(),
+    ),
+    C.MANA_ABILITIES: scenario(
+        (Permanent("l", types=("land",)), Permanent("m", types=("land",))),
+        a.PhaseOut(0, ("m",)),
+        a.TapForMana(0, "l"),
+        *TWO_TURNS,
+        a.TapForMana(0, "m"),
+    ),
+    C.BLOCKING: scenario(
+        (creature("c"), creature("d"), creature("e", owner=1, controller=1)),
+        a.DeclareAttackers(0, ("c", "d"), 1),
+        a.DeclareBlockers(1, (("e", "c"),)),
+        a.PhaseOut(1, ("e",)),
+        a.PassTurn(),
+    ),
+    C.DAMAGE_MARKED: scenario(
+        (Permanent("c", power=2, toughness=3), creature("d")),
+        a.DealDamage(1, "c", 2),
+        a.DealDamage(1, "d", 3),
+        a.DealDamage(0, 1, 1),
+        a.PhaseOut(0, ("c",)),
+        *TWO_TURNS,
+    ),
+    C.LEGEND_RULE: scenario(
+        (
+            creature("c", legendary=True, name="Legend"),
+            creature("d", legendary=True, name="Legend", phased_out=PhasedOut("direct", 0)),
+        ),
+        *TWO_TURNS,
+    ),
+    C.UPKEEP_TRIGGERS: scenario(
+        (creature("c", phased_out=PhasedOut("direct", 0), abilities=("phases_in_tap",)),),
+        *TWO_TURNS,
+    ),
+    C.HISTORY: scenario(
+        (creature("c"), creature("d", phased_out=PhasedOut("direct", 0))),
+        *TWO_TURNS,
+        a.CreateToken(0, "t", 0),
+        a.DrawPerEntered(0),
     ),
     C.LEAVE_GAME: scenario(
         (creature("c", owner=2, controller=2),), a.Concede(2), a.PassTurn(), players=3

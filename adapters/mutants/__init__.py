@@ -56,6 +56,7 @@ from adapters.mutants import (  # noqa: E402, F401
     durations,
     existence,
     identity,
+    in_play,
     life,
     multiplayer,
     protection,

@@ -40,6 +40,7 @@ class CardSpec:
     power: int | None = None
     toughness: int | None = None
     mana: str = "{0}"
+    supertypes: tuple[str, ...] = ()
 
     def mtgjson(self) -> dict[str, Any]:
         card: dict[str, Any] = {
@@ -47,7 +48,7 @@ class CardSpec:
             "manaCost": self.mana,
             "types": list(self.types),
             "subtypes": list(self.subtypes),
-            "supertypes": [],
+            "supertypes": list(self.supertypes),
             "text": self.text,
             "layout": "normal",
             "colors": [],
@@ -60,7 +61,7 @@ class CardSpec:
             "foreignData": [],
             "printings": ["PCT"],
             "rulings": [],
-            "type": " ".join(self.types)
+            "type": " ".join((*self.supertypes, *self.types))
             + (" — " + " ".join(self.subtypes) if self.subtypes else ""),
         }
         if self.power is not None and self.toughness is not None:
@@ -87,6 +88,7 @@ def _ability_line(ability: Ability, noun: str) -> str:
         "phases_out": f"Whenever {noun} phases out, you gain {life} life.",
         "anthem": "Other creatures you control get +1/+1.",
         "tap_gain_life": f"{{T}}: You gain {TAP_LIFE} life.",
+        "phases_in_tap": f"Whenever {noun} phases in, tap it.",
     }
     return lines[ability]
 
@@ -126,6 +128,9 @@ def permanent_card(p: Permanent) -> CardSpec:
     if p.chosen is not None:
         lines.append(f"As {noun} enters, choose a color.")
     lines += [_ability_line(a, noun) for a in p.abilities]
+    if "land" in p.types:
+        # 305.6-style: every land of the suite taps for mana (TapForMana).
+        lines.append("{T}: Add {C}.")
     # The engine drops "until this Fortification leaves" (no duration);
     # a Fortification is an artifact (301.6), and "this artifact" parses.
     lines += _source_lines("this artifact" if p.attachment == "fortification" else noun)
@@ -139,6 +144,10 @@ def permanent_card(p: Permanent) -> CardSpec:
     name = f"PC {kind}{pt}" + "".join(f" {a}" for a in p.abilities)
     name += " phasing" if p.phasing else ""
     name += " chooser" if p.chosen is not None else ""
+    # 704.5j compares names: a named permanent's card carries its name (the
+    # suite's namesakes are copies of one card).
+    name += f" named {p.name}" if p.name is not None else ""
+    name += " legendary" if p.legendary else ""
     return CardSpec(
         name=name,
         text=text,
@@ -147,6 +156,7 @@ def permanent_card(p: Permanent) -> CardSpec:
         keywords=tuple(keywords),
         power=p.power,
         toughness=p.toughness,
+        supertypes=("Legendary",) if p.legendary else (),
     )
 
 
@@ -160,6 +170,10 @@ PHASE_OUT_ALL = _instant("PC Shelter", "All permanents you control phase out.")
 DESTROY_ALL = _instant("PC Wrath", "Destroy all creatures.")
 DESTROY = _instant("PC Kill", "Destroy target permanent. Draw a card.")
 DRAW_PER_CREATURE = _instant("PC Census", "Draw a card for each creature you control.")
+DRAW_PER_ENTERED = _instant(
+    "PC Welcome",
+    "Draw a card for each creature you control that entered the battlefield this turn.",
+)
 PUMP_TEAM = _instant("PC Rally", "Creatures you control get +1/+1 until end of turn.")
 _TOKEN_ABILITIES = " and ".join(f'"{line}"' for line in _source_lines("this creature"))
 TOKEN = _instant(
@@ -178,6 +192,10 @@ GAIN_CONTROL: dict[DurationKind, CardSpec] = {
     ),
     "indefinitely": _instant("PC Steal", "Gain control of target permanent."),
 }
+#: "Deal N damage to any target." for the amounts the suite draws (1 to 3).
+DAMAGE: dict[int, CardSpec] = {
+    n: _instant(f"PC Spark {n}", f"This spell deals {n} damage to any target.") for n in (1, 2, 3)
+}
 #: Library filler, drawn in draw steps; never cast.
 FILLER = CardSpec(name="PC Filler", text="", types=("Creature",), power=1, toughness=1, mana="{9}")
 
@@ -188,10 +206,12 @@ SPELLS: tuple[CardSpec, ...] = (
     DESTROY_ALL,
     DESTROY,
     DRAW_PER_CREATURE,
+    DRAW_PER_ENTERED,
     PUMP_TEAM,
     TOKEN,
     PHASING_TOKEN,
     *GAIN_CONTROL.values(),
+    *DAMAGE.values(),
 )
 
 

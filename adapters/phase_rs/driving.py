@@ -86,7 +86,7 @@ class Driver:
 
     def answer_prompt(self) -> None:
         """One default answer: pass priority, keep trigger order, no attacks,
-        no blocks, discard filler first."""
+        no blocks, keep the first legend (704.5j), discard filler first."""
         waiting = self.waiting()
         kind, data = waiting["type"], waiting.get("data") or {}
         seat = self.seat_to_act()
@@ -101,6 +101,9 @@ class Driver:
             self.apply(seat, {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}})
         elif kind == "DeclareBlockers":
             self.apply(seat, {"type": "DeclareBlockers", "data": {"assignments": []}})
+        elif kind == "ChooseLegend":
+            # 704.5j: the player keeps one; the suite accepts either choice.
+            self.apply(seat, {"type": "ChooseLegend", "data": {"keep": data["candidates"][0]}})
         elif kind == "DiscardToHandSize":
             cards = sorted(
                 data["cards"], key=lambda oid: self.game.object(oid)["name"] != FILLER.name
@@ -270,6 +273,51 @@ class Driver:
             return f"phase.rs offers player {seat} no {effect} ability of object {source}"
         return self._play_targeted(seat, move, targets or [])
 
+    def cast_at_player(self, seat: int, spec: CardSpec, player: int) -> str | None:
+        """Cast `spec` from `seat`'s hand targeting `player`, if the engine
+        offers that target; a refused cast restores the game."""
+        self.give_priority(seat)
+        hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
+        move = next(
+            (m for m in self.game.actions() if m.kind == "CastSpell" and m.object_id in hand), None
+        )
+        if move is None:
+            return f"player {seat} can't cast {spec.name} now"
+        snapshot, start = self.game.state(), len(self.events)
+        self.apply(seat, move)
+        waiting = self.waiting()
+        legal = waiting["data"]["selection"]["current_legal_targets"]
+        if waiting["type"] != "TargetSelection" or {"Player": player} not in legal:
+            self.game = self.database.load_game(snapshot)
+            del self.events[start:]
+            return f"player {player} is not a legal target"
+        self.apply(seat, {"type": "ChooseTarget", "data": {"target": {"Player": player}}})
+        if self.waiting()["type"] == "TargetSelection":
+            self.apply(seat, {"type": "ChooseTarget", "data": {"target": None}})
+        return None
+
+    def activate_mana(self, seat: int, source: int) -> str | None:
+        """Activate `source`'s mana ability (605). phase.rs doesn't list
+        mana abilities among the moves it offers with priority (they are
+        activated while paying costs), but takes the same `ActivateAbility`
+        move for one, and judges it itself; its refusal is the answer."""
+        self.give_priority(seat)
+        try:
+            abilities = self.game.object(source)["abilities"]
+        except ValueError:  # a token that ceased to exist (704.5d)
+            return f"object {source} no longer exists"
+        index = next(
+            (i for i, ability in enumerate(abilities) if ability.get("is_mana_ability")), None
+        )
+        if index is None:
+            return f"object {source} has no mana ability"
+        move = {"type": "ActivateAbility", "data": {"source_id": source, "ability_index": index}}
+        try:
+            self.apply(seat, move)
+        except ValueError as e:
+            return f"phase.rs refuses player {seat}'s mana ability of object {source}: {e}"
+        return None
+
     # Combat and leaving.
 
     def declare_attackers(self, seat: int, attackers: list[int], defender: int) -> str | None:
@@ -306,6 +354,42 @@ class Driver:
             self.apply(seat, move)
         except (ValueError, RuntimeError) as e:
             return f"phase.rs refused the attack: {e}"
+        return None
+
+    def declare_blockers(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
+        """Move on to the declare blockers step and declare `blocks`
+        (blocker, attacker); if the engine refuses, the game is restored to
+        where it was (the declare attackers step)."""
+        snapshot = self.game.state()
+        events = len(self.events)
+        refusal = self._try_block(seat, blocks)
+        if refusal is not None:
+            self.game = self.database.load_game(snapshot)
+            del self.events[events:]
+        return refusal
+
+    def _try_block(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
+        if not self.attacked or self.game.phase != "DeclareAttackers":
+            return "blockers can't be declared now"
+        for _ in range(MAX_MOVES):
+            waiting = self.waiting()
+            if waiting["type"] == "DeclareBlockers":
+                break
+            if self.game.phase != "DeclareAttackers":
+                return "phase.rs offers no blocks"
+            self.apply(self.seat_to_act(), PASS)
+        data = waiting["data"]
+        if int(data["player"]) != seat:
+            return f"player {seat} is not the defending player"
+        valid = set(data.get("valid_blocker_ids", []))
+        bad = [b for b, _ in blocks if b not in valid]
+        if bad:
+            return f"objects {bad} can't block"
+        move = {"type": "DeclareBlockers", "data": {"assignments": [list(p) for p in blocks]}}
+        try:
+            self.apply(seat, move)
+        except (ValueError, RuntimeError) as e:
+            return f"phase.rs refused the blocks: {e}"
         return None
 
     def concede(self, seat: int) -> None:

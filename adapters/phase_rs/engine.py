@@ -88,6 +88,12 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COMBAT,
         C.LEAVE_GAME,
         C.DEFAULT_CONTROLLER,
+        C.UPKEEP_TRIGGERS,
+        C.HISTORY,
+        C.MANA_ABILITIES,
+        C.BLOCKING,
+        C.DAMAGE_MARKED,
+        C.LEGEND_RULE,
     }
 )
 

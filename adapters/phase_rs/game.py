@@ -11,6 +11,7 @@ upkeep and draw.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from adapters.phase_rs import cards
@@ -20,7 +21,7 @@ from adapters.phase_rs.position import build
 from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.legality import check_setup
-from conformance.observation import Observation
+from conformance.observation import Observation, PermanentView
 from conformance.setup import Setup
 
 
@@ -47,6 +48,10 @@ class PhaseRsGame:
             a.Activate: self._activate,
             a.DeclareAttackers: self._declare_attackers,
             a.Concede: self._concede,
+            a.DrawPerEntered: lambda x: self._cast(x.player, cards.DRAW_PER_ENTERED),
+            a.TapForMana: self._tap_for_mana,
+            a.DeclareBlockers: self._declare_blockers,
+            a.DealDamage: self._deal_damage,
         }
 
     # The protocol.
@@ -76,7 +81,7 @@ class PhaseRsGame:
             turn=game.turn,
             active=self.driver.active,
             players=self.reader.players_view(game, self.drawn),
-            permanents=self.reader.permanents(game, self._attacking()),
+            permanents=self._with_blocks(self.reader.permanents(game, self._attacking())),
             events=self.reader.events(raw, gone),
             refused=refused,
         )
@@ -86,6 +91,29 @@ class PhaseRsGame:
             return set()
         combat = self.driver.game.state()["state"].get("combat") or {}
         return {entry["object_id"] for entry in combat.get("attackers", [])}
+
+    def _with_blocks(self, views: tuple[PermanentView, ...]) -> tuple[PermanentView, ...]:
+        """Who blocks what (509.1g) and which attackers are blocked (509.1h),
+        from the engine's combat state."""
+        if not self.driver.attacked:
+            return views
+        combat = self.driver.game.state()["state"].get("combat") or {}
+        blocking = {
+            self.reader.name_of(int(b)): self.reader.name_of(attackers[0])
+            for b, attackers in (combat.get("blocker_to_attacker") or {}).items()
+            if attackers
+        }
+        blocked = {
+            self.reader.name_of(e["object_id"])
+            for e in combat.get("attackers", [])
+            if e.get("blocked")
+        }
+        return tuple(
+            replace(v, blocking=blocking.get(v.id), blocked=v.id in blocked and v.attacking)
+            if v.on_battlefield
+            else v
+            for v in views
+        )
 
     # Checks shared by actions.
 
@@ -223,6 +251,37 @@ class PhaseRsGame:
         if refused is not None or source is None:
             return refused or f"{action.source} doesn't exist"
         return self.driver.activate(action.player, source, cards.TAP_EFFECT)
+
+    def _deal_damage(self, action: a.DealDamage) -> str | None:
+        """120.3: a "Spark" instant of the amount, at a permanent or a player."""
+        spec = cards.DAMAGE.get(action.amount)
+        if spec is None:
+            raise Inexpressible(f"the adapter's damage spells deal 1 to 3, not {action.amount}")
+        if isinstance(action.target, str):
+            return self._cast(action.caster, spec, (action.target,))
+        refused = self._not_in_game(action.caster) or self._not_in_game(action.target)
+        if refused is not None:
+            return refused
+        self.driver.ensure_in_hand([(action.caster, spec)])
+        return self.driver.cast_at_player(action.caster, spec, action.target)
+
+    def _tap_for_mana(self, action: a.TapForMana) -> str | None:
+        """605: the land's own "{T}: Add {C}." mana ability."""
+        refused = self._not_in_game(action.player)
+        source = self._oid(action.land)
+        if refused is not None or source is None:
+            return refused or f"{action.land} doesn't exist"
+        return self.driver.activate_mana(action.player, source)
+
+    def _declare_blockers(self, action: a.DeclareBlockers) -> str | None:
+        refused = self._not_in_game(action.player)
+        pairs = [(self._oid(b), self._oid(x)) for b, x in action.blocks]
+        blockers = [b for b, _ in pairs]
+        if refused is not None:
+            return refused
+        if not pairs or any(None in p for p in pairs) or len(set(blockers)) != len(blockers):
+            return "blockers must be distinct existing permanents, at least one"
+        return self.driver.declare_blockers(action.player, pairs)  # type: ignore[arg-type]
 
     def _declare_attackers(self, action: a.DeclareAttackers) -> str | None:
         d = self.driver

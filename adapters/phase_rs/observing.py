@@ -99,6 +99,7 @@ class Reader:
             toughness=obj["toughness"] if shown else None,
             attacking=eid in attacking,
             chosen=_chosen_color(obj),
+            damage=obj.get("damage_marked", 0) if shown else 0,
         )
 
     def _host(self, ref: dict[str, Any] | None) -> str | int | None:
@@ -118,7 +119,8 @@ class Reader:
     def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:
         """The engine's events about setup permanents and tokens. A resolved
         life gain (`LifeChanged`, then `EffectResolved` GainLife naming its
-        source) of a `TRIGGER_LIFE` amount is that source's trigger."""
+        source) of a `TRIGGER_LIFE` amount is that source's trigger, and a
+        resolved `Tap` effect its "whenever this phases in, tap it"."""
         raw = list(raw)
         left = {
             e["data"]["object_id"]
@@ -137,6 +139,13 @@ class Reader:
                 if pid is not None and life in _TRIGGER_BY_LIFE:
                     out.append(Event("trigger", pid, _TRIGGER_BY_LIFE[life]))
                 life = 0
+                continue
+            if kind == "EffectResolved" and data["kind"] == "Tap":
+                # The only tapping effect of the suite's cards: "Whenever
+                # this phases in, tap it." (upkeep-triggers, 502.4).
+                pid = self.name_of(data["source_id"])
+                if pid is not None:
+                    out.append(Event("trigger", pid, "phases_in_tap"))
                 continue
             event = self._event(kind, data, gone, left)
             if event is not None:

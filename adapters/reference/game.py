@@ -37,6 +37,9 @@ _PLAY: dict[type, str] = {
     a.PayLife: "pay_life_spell",
     a.GiveLife: "give_life_spell",
     a.EnchantPlayer: "enchant_player",
+    a.TapForMana: "tap_for_mana",
+    a.DeclareBlockers: "declare_blockers",
+    a.DrawPerEntered: "draw_per_entered",
 }
 
 
@@ -93,4 +96,7 @@ class ReferenceGame:
             toughness=None if pt is None else pt[1],
             attacking=card.attacking,
             chosen=card.chosen,
+            damage=card.damage if pt is not None else 0,
+            blocking=card.blocking,
+            blocked=card.blocked,
         )

@@ -8,7 +8,13 @@ from functools import lru_cache
 
 from adapters.reference.state import Card, GameState
 from conformance.observation import Event
-from conformance.setup import PhaseCause, PhasedOut
+from conformance.setup import Ability, PhaseCause, PhasedOut
+
+#: The triggered abilities each phasing event triggers.
+_PHASE_ABILITIES: dict[str, tuple[Ability, ...]] = {
+    "phases_out": ("phases_out",),
+    "phases_in": ("phases_in", "phases_in_tap"),
+}
 
 
 @lru_cache(maxsize=1024)
@@ -92,8 +98,12 @@ class PhasingRules:
         self.refresh()  # type: ignore[attr-defined]
 
     def removed_from_combat(self, card: Card) -> None:
-        """506.4: a permanent that phases out is removed from combat."""
+        """506.4: a permanent that phases out is removed from combat: it is
+        no longer attacking or blocking, and as an attacker no longer blocked.
+        509.1h: an attacker it blocked stays blocked."""
         card.attacking = False
+        card.blocked = False
+        card.blocking = None
 
     def phase_in(self, roots: Iterable[Card]) -> None:
         """Phase `roots` in with whatever phased out indirectly with them
@@ -140,9 +150,12 @@ class PhasingRules:
         return True
 
     def phase_trigger(self, card: Card, kind: str) -> None:
-        """603.10b: "whenever this phases out/in" triggers, which name phasing."""
-        if kind in card.abilities:
-            self.state.triggers.append((card.id, kind, card.controller))  # type: ignore[arg-type]
+        """603.10b: "whenever this phases out/in" triggers, which name phasing;
+        603.3: they wait to be put on the stack until a player would receive
+        priority (502.4: in the upkeep, for those of the untap step)."""
+        for ability in _PHASE_ABILITIES[kind]:
+            if ability in card.abilities:
+                self.state.triggers.append((card.id, ability, card.controller))
 
     def release_until(self, source: Card) -> None:
         """610.4: what phased out "until [source] leaves the battlefield"

@@ -61,17 +61,6 @@ class ProtectionRules:
         nor to a player who left."""
         return self.state.in_game[player] and not self.is_protected(player)
 
-    def deal_damage(self, action: a.DealDamage) -> None:
-        """120.3a: "deal N damage to any target" at a player; R2017-protection:
-        a player with protection from everything can't be its target."""
-        self.check_player(action.caster)  # type: ignore[attr-defined]
-        if not isinstance(action.target, int):
-            raise Refused("this reference engine deals damage to players only")
-        self.target_player(action.target)
-        self.receive_priority()  # type: ignore[attr-defined]
-        if self.is_legal_player_target(action.target):
-            self.damage_player(action.target, action.amount)  # type: ignore[attr-defined]
-
     def tap_and_damage(self, action: a.TapAndDamage) -> None:
         """608.2b: targets are checked as the spell resolves; R2017-targets
         (a permanent that phased out) and R2017-protection-targets (a player

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from adapters.reference.continuous import ContinuousRules
+from adapters.reference.in_play import InPlayRules
 from adapters.reference.life import LifeRules
 from adapters.reference.phasing import PhasingRules
 from adapters.reference.protection import ProtectionRules
@@ -19,8 +20,10 @@ from conformance import actions as a
 from conformance.observation import Event
 from conformance.setup import TAP_LIFE, BoostEffect, ControlEffect, Duration
 
+__all__ = ["Refused", "Rules"]
 
-class Rules(PhasingRules, ContinuousRules, ZoneRules, LifeRules, ProtectionRules):
+
+class Rules(InPlayRules, PhasingRules, ContinuousRules, ZoneRules, LifeRules, ProtectionRules):
     def __init__(self, state: GameState) -> None:
         self.state = state
 
@@ -55,24 +58,31 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules, LifeRules, ProtectionRules
         self.state.released.add(seat)
 
     def combat_damage(self) -> None:
-        """510.2: attackers still in combat deal their power to the defender;
-        a phased-out one was removed from combat (506.4); R2017-nothing-else:
-        a defender with protection from everything can be attacked, and the
-        damage is prevented (R2017-protection)."""
+        """510.2: unblocked attackers still in combat deal their power to the
+        defender, blocked ones and blockers to each other (`blocked_damage`),
+        all at once; a phased-out one was removed from combat (506.4);
+        R2017-nothing-else: a defender with protection from everything can be
+        attacked, and the damage is prevented (R2017-protection)."""
+        marked = self.blocked_damage()
         for card in self.state.phased_in():
-            if card.attacking:
+            if card.attacking and not card.blocked:
                 pt = self.power_toughness(card)
                 defender = self.state.defender
                 if pt is not None:
                     self.damage_player(defender, max(pt[0], 0))
+        for card, amount in marked:
+            card.damage += amount
         self.receive_priority()
 
     def cleanup(self) -> None:
-        """514.2: "until end of turn" effects end; combat is over."""
+        """514.2: damage is removed from every permanent, phased-out ones
+        included, and "until end of turn" effects end; combat is over."""
         for card in self.state.cards.values():
-            card.attacking = False
+            self.remove_damage(card)
+            card.attacking = card.blocked = False
+            card.blocking = None
         self.state.step = "main"
-        self.state.attacked = False
+        self.state.attacked = self.state.blocks_declared = False
         self.end_effects("end_of_turn")
 
     def begin_turn(self, player: int) -> None:
@@ -228,6 +238,7 @@ class Rules(PhasingRules, ContinuousRules, ZoneRules, LifeRules, ProtectionRules
             chosen=None,
             sick=True,
             default_controller=action.player,
+            entered_turn=self.state.turn,
         )
         self.state.events.append(Event("zone_change", action.id, "none->battlefield"))
 

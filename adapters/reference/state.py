@@ -52,6 +52,18 @@ class Card:
     default_controller: int
     zone: Zone = "battlefield"
     attacking: bool = False
+    #: Damage marked on it (120.3), removed at cleanup (514.2).
+    damage: int = 0
+    #: The turn it entered the battlefield, if during the scenario (a
+    #: setup's permanents entered before it began).
+    entered_turn: int | None = None
+    #: Its card name and whether it is legendary (704.5j).
+    name: str = ""
+    legendary: bool = False
+    #: The attacker it blocks (509.1g), and whether it is a blocked attacker
+    #: (509.1h: it stays blocked once its blockers are gone).
+    blocking: str | None = None
+    blocked: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -91,6 +103,8 @@ class GameState:
     drawn: list[int] = field(default_factory=list)
     step: Step = "main"
     attacked: bool = False
+    #: Blockers were declared this combat (509.1: once).
+    blocks_declared: bool = False
     defender: int = 0
     clock: int = 0
     #: Players who left and whose turn would have begun since: what phased out
@@ -192,6 +206,8 @@ def state_from_setup(setup: Setup) -> GameState:
             chosen=p.chosen,
             sick=p.sick,
             default_controller=p.controller_by_default,
+            name=p.card_name,
+            legendary=p.legendary,
         )
     explicit = {e.target for e in setup.effects if isinstance(e, ControlEffect)}
     for p in setup.permanents:

@@ -27,7 +27,9 @@ class ZoneRules:
         card.zone = "none" if card.token else zone  # type: ignore[assignment]
         self.state.events.append(Event("zone_change", card.id, f"battlefield->{zone}"))
         card.attached_to = None
-        card.attacking = False
+        card.attacking = card.blocked = False
+        card.blocking = None
+        card.damage = 0
         card.tapped = False
         card.counters.clear()
         self.release_until(card)  # type: ignore[attr-defined]
@@ -43,9 +45,18 @@ class ZoneRules:
         while self.state.triggers:
             source, kind, controller = self.state.triggers.pop(0)
             if self.state.in_game[controller]:
-                self.gain_life(controller, TRIGGER_LIFE[kind])  # type: ignore[attr-defined]
+                if kind == "phases_in_tap":
+                    self.tap_itself(self.state.cards[source])
+                else:
+                    self.gain_life(controller, TRIGGER_LIFE[kind])  # type: ignore[attr-defined]
                 self.state.events.append(Event("trigger", source, kind))
             self.state_based_actions()
+
+    def tap_itself(self, card: Card) -> None:
+        """ "Whenever this phases in, tap it.": it taps if it is still there
+        and phased in (702.26b)."""
+        if card.phased_in:
+            card.tapped = True
 
     def receive_priority(self) -> None:
         """704.3, 117.5: whenever a player would receive priority, state-based
@@ -61,8 +72,10 @@ class ZoneRules:
             pass
 
     def one_round_of_sba(self) -> bool:
-        """704.3: one check of 704.5a, 704.5m and 704.5n, all at once."""
-        acted = False
+        """704.3: one check of 704.5a, 704.5g, 704.5j, 704.5m and 704.5n."""
+        lethal = self.lethally_damaged()  # type: ignore[attr-defined]
+        self.destroy(lethal)
+        acted = self.legend_rule() or bool(lethal)  # type: ignore[attr-defined]
         for player in range(self.state.players):
             if self.state.in_game[player] and self.state.life[player] <= 0:
                 self.leave_game(player)  # 704.5a

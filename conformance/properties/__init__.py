@@ -3,21 +3,27 @@ package registers them all in `REGISTRY`."""
 
 from conformance.properties import (  # noqa: F401
     attachments,
+    blocking,
     combat,
+    damage,
     durations,
+    entered,
     entering,
     existence,
     identity,
     leaving_control,
+    legends,
     life,
     multiplayer,
     protection,
     replacement,
     responses,
+    sickness,
     statics,
     unattached,
     untap,
     until,
+    upkeep,
 )
 from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
 

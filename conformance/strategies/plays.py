@@ -17,7 +17,19 @@ from conformance.strategies._draw import Caps, integer, maybe, pick, some
 from conformance.strategies.players import draw_player_action
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
-ACTION_KINDS: tuple[type, ...] = tuple(k for k in a.ACTION_TYPES if k not in a.PLAYER_ACTION_TYPES)
+#: What is drawn unless a property names its kinds. The in-play actions
+#: (damage, mana, blocks) and the player actions (life, protection) are drawn
+#: only by the properties about them, which keeps the certified examples of
+#: the other properties as they were.
+IN_PLAY_KINDS: tuple[type, ...] = (
+    a.DealDamage,
+    a.TapForMana,
+    a.DeclareBlockers,
+    a.DrawPerEntered,
+)
+ACTION_KINDS: tuple[type, ...] = tuple(
+    k for k in a.ACTION_TYPES if k not in a.PLAYER_ACTION_TYPES and k not in IN_PLAY_KINDS
+)
 
 
 @dataclass
@@ -99,6 +111,15 @@ def draw_action(draw: st.DrawFn, table: Table, kind: type) -> a.Action | None:
         mine = table.controlled_by(table.active) or table.ids
         attackers = tuple(some(draw, mine, 3)) or (mine[0],)
         return a.DeclareAttackers(table.active, attackers, pick(draw, others))
+    if kind is a.DeclareBlockers:
+        defender = pick(draw, others)
+        theirs = table.controlled_by(defender) or table.ids
+        attackers = table.controlled_by(table.active) or table.ids
+        blockers = some(draw, theirs, 2) or theirs[:1]
+        return a.DeclareBlockers(defender, tuple((b, pick(draw, attackers)) for b in blockers))
+    if kind is a.TapForMana:
+        source = pick(draw, table.ids)
+        return a.TapForMana(table.controllers.get(source, player), source)
     return _targeted_action(draw, kind, player, table)
 
 
@@ -107,6 +128,7 @@ _NO_TARGET: dict[type, Callable[[int], a.Action]] = {
     a.DestroyAll: a.DestroyAll,
     a.DrawPerCreature: a.DrawPerCreature,
     a.PumpTeam: a.PumpTeam,
+    a.DrawPerEntered: a.DrawPerEntered,
 }
 
 

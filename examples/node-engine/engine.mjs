@@ -51,6 +51,12 @@ const MISSING = {
   "player-damage": "no spells that deal damage",
   "multi-target": "no spells with several targets",
   "cast-auras": "no Aura spells: Auras are only set up",
+  "damage-marked": "no spell or creature deals damage to creatures",
+  "mana-abilities": "spells are free and lands have no mana abilities",
+  blocking: "combat has attackers only: nobody blocks",
+  "legend-rule": "permanents have no names or supertypes",
+  history: "it keeps no record of what entered the battlefield this turn",
+  "upkeep-triggers": "its triggered abilities only gain life; none taps its permanent",
 };
 
 const HELLO = {

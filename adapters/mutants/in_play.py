@@ -1,0 +1,127 @@
+"""Mutants of what phased-in permanents can do in play (302.6)."""
+
+from __future__ import annotations
+
+from adapters.mutants import mutant
+from adapters.reference import Rules
+from adapters.reference.state import Card
+
+
+@mutant(
+    "phasing-in-cures-sickness",
+    "302.6",
+    "reads R2017-haste as 'a creature that phases in is never summoning sick', so one that "
+    "phased in under a new controller taps at once",
+    kills=("phasing_in_does_not_cure_summoning_sickness",),
+)
+class PhasingInCuresSickness(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        card.sick = False
+
+
+@mutant(
+    "cleanup-skips-phased-out-damage",
+    "514.2",
+    "removes damage at cleanup only from the permanents it can see, so a creature that was "
+    "phased out keeps its damage when it phases in",
+    kills=("damage_is_removed_from_phased_out_creatures_at_cleanup",),
+)
+class CleanupSkipsPhasedOutDamage(Rules):
+    def remove_damage(self, card: Card) -> None:
+        if card.phased_in:
+            card.damage = 0
+
+
+@mutant(
+    "phased-out-land-taps-for-mana",
+    "702.26b",
+    "checks only that a land is untapped and yours before tapping it for mana, so a phased-out "
+    "land still makes mana",
+    kills=("phased_out_lands_cannot_be_tapped_for_mana",),
+)
+class PhasedOutLandTapsForMana(Rules):
+    def can_tap_for_mana(self, card: Card, player: int) -> bool:
+        return (
+            card.on_battlefield
+            and "land" in card.types
+            and card.controller == player
+            and (not card.tapped)
+        )
+
+
+@mutant(
+    "phased-out-creature-blocks",
+    "R2017-nonexistent",
+    "checks only that a blocker is an untapped creature the defender controls, so a phased-out "
+    "creature blocks",
+    kills=("phased_out_creatures_cannot_block",),
+)
+class PhasedOutCreatureBlocks(Rules):
+    def can_block(self, card: Card, player: int) -> bool:
+        return (
+            card.on_battlefield
+            and card.is_creature
+            and card.controller == player
+            and (not card.tapped)
+        )
+
+
+@mutant(
+    "blockers-leaving-unblock",
+    "509.1h",
+    "works out 'blocked' from the creatures blocking now, so an attacker whose only blocker "
+    "phased out is unblocked and hits the player",
+    kills=("blocked_attackers_stay_blocked_when_blockers_phase_out",),
+)
+class BlockersLeavingUnblock(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        blocked = card.blocking
+        super().removed_from_combat(card)
+        if blocked is not None and not any(
+            c.blocking == blocked for c in self.state.phased_in() if c is not card
+        ):
+            self.state.cards[blocked].blocked = False
+
+
+@mutant(
+    "legend-rule-on-entering-only",
+    "704.5j",
+    "applies the legend rule only as a legendary permanent enters the battlefield, so one that "
+    "phases in next to its namesake stays (phasing in is not entering, 702.26d)",
+    kills=("legend_rule_applies_once_a_legend_phases_in",),
+)
+class LegendRuleOnEnteringOnly(Rules):
+    def legend_rule(self) -> bool:
+        # Nothing in the scenarios enters with a name that is legendary.
+        return False
+
+
+@mutant(
+    "phasing-in-counts-as-entering",
+    "702.26d",
+    "stamps a permanent that phases in with the turn it 'entered', so effects counting what "
+    "entered the battlefield this turn count it",
+    kills=("phasing_in_is_not_entering_this_turn",),
+)
+class PhasingInCountsAsEntering(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        card.entered_turn = self.state.turn
+
+
+@mutant(
+    "untap-step-triggers-resolve-at-once",
+    "502.4",
+    "resolves abilities triggered by the untap step's phasing right away, before untapping, "
+    "instead of in the upkeep",
+    kills=("untap_step_triggers_resolve_in_the_upkeep",),
+)
+class UntapStepTriggersResolveAtOnce(Rules):
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.state.skips[player] -= 1
+            return
+        self.phasing_event(player)
+        self.resolve_triggers()
+        self.untap(player)

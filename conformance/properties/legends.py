@@ -1,0 +1,178 @@
+"""The legend rule and phasing (704.5j, 702.26b, 702.26d, 704.3): a phased-out
+legendary permanent is ignored by the legend rule, and one that phases in
+while its controller controls a namesake is not entering the battlefield,
+yet the legend rule, a state-based action, still applies to the two of them
+at the next priority: one stays, the controller's choice, and the other goes
+to the graveyard."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import replace
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.observation import Observation, PermanentView
+from conformance.properties.history import view
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Step, Trace
+from conformance.scenario import Scenario
+from conformance.setup import ControlEffect, PhasedOut, Setup
+from conformance.strategies._draw import Caps, maybe, pick
+from conformance.strategies.plans import Planned, planned_scenarios
+
+_QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.DESTROY}
+_NAME = "Legend"
+
+
+def _legend_names(scenario: Scenario) -> dict[str, str]:
+    """The legendary permanents of the setup, with their names."""
+    return {p.id: p.card_name for p in scenario.setup.permanents if p.legendary}
+
+
+def _phased_in_groups(obs: Observation, names: dict[str, str]) -> dict[tuple, list[str]]:
+    """Phased-in legendary permanents by (controller, name)."""
+    groups: dict[tuple, list[str]] = defaultdict(list)
+    for pid, name in names.items():
+        v = view(obs, pid)
+        if v is not None and v.phased_in:
+            groups[(v.controller, name)].append(pid)
+    return groups
+
+
+def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
+    """Each carried-out step in which legendary L, phased out before, was no
+    longer phased out after (it phased in, and may then have met the legend
+    rule), while namesake M, phased in before, was not phased out after and
+    had the same controller as L then: the two met under the legend rule."""
+    names = _legend_names(trace.scenario)
+    for step in trace.steps:
+        if step.after.refused is not None:
+            continue
+        for pid, name in names.items():
+            b, c = view(step.before, pid), view(step.after, pid)
+            if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
+                continue
+            for other, other_name in names.items():
+                m, n = view(step.before, other), view(step.after, other)
+                met = other != pid and other_name == name and m and n and m.phased_in
+                if met and not n.phased_out and _controller(m, n) == _controller(b, c):  # type: ignore[arg-type]
+                    yield step, pid, other
+
+
+def _controller(before: PermanentView, after: PermanentView) -> int | None:
+    """Its controller after a step, or as it left the battlefield in it."""
+    return after.controller if after.on_battlefield else before.controller
+
+
+def _one_kept_one_to_the_graveyard(step: Step, first: str, second: str) -> bool:
+    """One of the two phased in on the battlefield, the other put into the
+    graveyard ("none" for a token, which then ceases to exist, 704.5d)."""
+    shown = [step.after.permanent(first), step.after.permanent(second)]
+    kept = [v for v in shown if v.phased_in]
+    gone = [v for v in shown if v.zone in ("graveyard", "none")]
+    return len(kept) == 1 and len(gone) == 1
+
+
+def _a_legend_phased_in_next_to_its_namesake(trace: Trace) -> bool:
+    """704.5j: a legendary permanent phased in while its controller
+    controlled a phased-in namesake, and after that action one of the two
+    was on the battlefield, phased in, and the other in the graveyard."""
+    return any(_one_kept_one_to_the_graveyard(*m) for m in _legend_meetings(trace))
+
+
+def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """Two copies of a legendary card under one controller: M phased in, L
+    phased out under that player; turns pass until their untap step phases
+    L in. Sometimes the card has phasing, and then M phases out as L phases
+    in (no legend rule then: they are never both phased in)."""
+    free = [p for p in setup.permanents if p.attached_to is None]
+    if len(free) < 2:
+        return setup, ()
+    m, x = free[0], pick(draw, free[1:])
+    player = m.controller
+    keep = replace(m, legendary=True, name=_NAME, phased_out=None, phasing=int(maybe(draw)))
+    # L is another copy of M's card (one name, one set of characteristics).
+    out = replace(
+        x,
+        types=m.types,
+        attachment=m.attachment,
+        power=m.power,
+        toughness=m.toughness,
+        abilities=m.abilities,
+        chosen=m.chosen,
+        token=m.token,
+        legendary=True,
+        name=_NAME,
+        owner=player,
+        controller=player,
+        default_controller=None,
+        phasing=keep.phasing,
+        phased_out=PhasedOut("direct", player),
+    )
+    hosts = {m.id, x.id}
+    if any(p.attached_to in hosts for p in setup.permanents):
+        return setup, ()
+    given = {m.id: keep, x.id: out}
+    # L's own control effects go (it is its owner's now), and so do those
+    # lasting "for as long as" their controller controls L: phased out, L
+    # would end them at once (702.26f), unlike the position says.
+    effects = tuple(
+        e
+        for e in setup.effects
+        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
+    )
+    setup = replace(
+        setup,
+        permanents=tuple(given.get(p.id, p) for p in setup.permanents),
+        effects=effects,
+    )
+    turns = (player - setup.active) % setup.players or setup.players
+    return setup, (a.PassTurn(),) * turns
+
+
+@rule_property(
+    "704.5j",
+    "702.26b",
+    needs={C.LEGEND_RULE},
+    scenarios=lambda caps: planned_scenarios(
+        set(caps) - _QUIET,
+        _namesake_phased_out,
+        kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll),
+        max_actions=3,
+        min_permanents=2,
+        permanent_kinds=("creature", "artifact", "land"),
+    ),
+    exercised=_a_legend_phased_in_next_to_its_namesake,
+)
+def legend_rule_applies_once_a_legend_phases_in(trace: Trace) -> None:
+    """704.5j: after any action, no player controls two phased-in legendary
+    permanents with one name. A phased-out one is ignored (702.26b); one
+    that phases in next to its namesake is not entering the battlefield
+    (702.26d), but the state-based action applies at the next priority
+    (704.3): the controller keeps one of the two, either, and the other goes
+    to its owner's graveyard."""
+    names = _legend_names(trace.scenario)
+    for step in trace.steps:
+        if step.after.refused is not None:
+            continue
+        for (player, name), ids in _phased_in_groups(step.after, names).items():
+            expect(
+                len(ids) <= 1,
+                "704.5j",
+                where(trace, step),
+                f"player {player} keeps one legendary permanent named {name!r}",
+                f"{', '.join(ids)} all phased in",
+            )
+    for step, first, second in _legend_meetings(trace):
+        shown = [step.after.permanent(first), step.after.permanent(second)]
+        expect(
+            _one_kept_one_to_the_graveyard(step, first, second),
+            "704.5j",
+            f"{where(trace, step)}, {first} and {second}",
+            "one of them phased in on the battlefield, the other put into the graveyard",
+            "; ".join(f"{v.id} {v.zone}{' phased in' if v.phased_in else ''}" for v in shown),
+        )

@@ -1,0 +1,153 @@
+"""Summoning sickness across phasing (302.6, R2017-haste, 702.26d): a
+creature that phases in after its control changed while it was phased out is
+sick for its new controller until their next turn begins. R2017-haste lets a
+creature that phases in as *your* turn begins tap and attack only because you
+controlled it all along; phasing in itself cures nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.properties.history import creature_ids, view
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Step, Trace
+from conformance.setup import ControlEffect, Duration, PhasedOut, Setup
+from conformance.strategies._draw import pick
+from conformance.strategies.plans import Planned, planned_scenarios
+
+
+def _sick_activations(trace: Trace) -> list[tuple[Step, a.Activate, int]]:
+    """302.6: each `Activate` of a creature's {T} ability by its controller
+    while that player has not controlled it continuously since their most
+    recent turn began, with the step where its control changed. A change
+    seen in the very step that began the player's turn is left out: the
+    observations can't tell whether it came before the turn began (an
+    "until end of turn" effect ending at cleanup) or after."""
+    creatures = creature_ids(trace.scenario)
+    turn_began = {trace.scenario.setup.active: 0}
+    changed: dict[str, int] = {}
+    found = []
+    for index, step in enumerate(trace.steps, start=1):
+        x = step.action
+        if isinstance(x, a.Activate) and x.source in creatures:
+            b = view(step.before, x.source)
+            since = changed.get(x.source, -1)
+            if b is not None and b.controller == x.player and since > turn_began.get(x.player, 0):
+                found.append((step, x, since))
+        if step.after.refused is None and isinstance(x, a.PassTurn):
+            turn_began[step.after.active] = index
+        for c in step.after.permanents:
+            b = view(step.before, c.id)
+            both_there = b is not None and b.on_battlefield and c.on_battlefield
+            if both_there and b.controller != c.controller:  # type: ignore[union-attr]
+                changed[c.id] = index
+    return found
+
+
+def _control_changed_while_out(trace: Trace, index: int, pid: str) -> bool:
+    """The creature was phased out as the step `index` began, in which its
+    controller changed."""
+    b = view(trace.steps[index - 1].before, pid)
+    return b is not None and b.phased_out
+
+
+def _sick_after_phasing_in_then_tapped(trace: Trace) -> bool:
+    """302.6, R2017-haste: a creature's control changed while it was phased
+    out; after it phased in, its new controller's activation of its {T}
+    ability was refused, and in a later turn of theirs the same activation
+    was carried out (the creature became tapped and they gained life)."""
+    refused = {
+        (x.source, x.player)
+        for step, x, since in _sick_activations(trace)
+        if step.after.refused is not None
+        and _control_changed_while_out(trace, since, x.source)
+        and (v := view(step.before, x.source)) is not None
+        and v.phased_in
+    }
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.Activate) and (x.source, x.player) in refused:
+            b, c = view(step.before, x.source), view(step.after, x.source)
+            gained = step.after.player(x.player).life > step.before.player(x.player).life
+            if step.after.refused is None and b and c and not b.tapped and c.tapped and gained:
+                return True
+    return False
+
+
+def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
+    """R2017-control: creature X, owned by O, is controlled by the next
+    player N "until N's next turn" and phased out under N. As N's turn
+    begins the effect ends (O controls X now), and X phases in at N's untap
+    step. O activates X's {T} ability during N's turn (302.6: refused), then
+    again in O's own next turn."""
+    creatures = [p for p in setup.permanents if p.is_creature and p.attached_to is None]
+    if setup.players < 2 or not creatures:
+        return setup, ()
+    x = pick(draw, creatures)
+    nxt = (setup.active + 1) % setup.players
+    owner = pick(draw, [p for p in range(setup.players) if p != nxt])
+    borrowed = replace(
+        x,
+        owner=owner,
+        controller=nxt,
+        default_controller=None,
+        phasing=0,
+        tapped=False,
+        sick=False,
+        phased_out=PhasedOut("direct", nxt),
+        abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
+    )
+    # X's own control effects go, and so do those lasting "for as long as"
+    # their controller controls X: X phased out would end them at once
+    # (702.26f), unlike the position says.
+    effects = tuple(
+        e
+        for e in setup.effects
+        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
+    )
+    setup = replace(
+        setup,
+        permanents=tuple(borrowed if p.id == x.id else p for p in setup.permanents),
+        effects=(*effects, ControlEffect(x.id, nxt, Duration("your_next_turn"))),
+    )
+    turns = (owner - nxt) % setup.players
+    activate = a.Activate(owner, x.id)
+    return setup, (a.PassTurn(), activate, *(a.PassTurn(),) * turns, activate)
+
+
+@rule_property(
+    "302.6",
+    "R2017-haste",
+    needs={C.ACTIVATED_ABILITIES, C.CONTROL_CHANGE},
+    scenarios=lambda caps: planned_scenarios(
+        caps,
+        _phases_in_to_a_new_controller,
+        kinds=(a.Activate, a.PassTurn, a.PhaseOut, a.GainControl),
+        max_actions=3,
+        min_permanents=1,
+        permanent_kinds=("creature",),
+        abilities=("tap_gain_life",),
+    ),
+    exercised=_sick_after_phasing_in_then_tapped,
+    reads={"life"},
+)
+def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
+    """302.6: a creature's {T} ability can be activated only if its
+    controller has controlled it continuously since their most recent turn
+    began. Phasing in is no exception (R2017-haste covers only a creature its
+    controller controlled as their turn began): one whose control changed
+    while it was phased out is sick for its new controller until their next
+    turn."""
+    for step, x, since in _sick_activations(trace):
+        expect(
+            step.after.refused is not None,
+            "302.6",
+            where(trace, step),
+            f"refused: player {x.player} has controlled {x.source} only since action {since}",
+            "the ability was activated",
+        )

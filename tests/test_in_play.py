@@ -1,0 +1,140 @@
+"""Phasing in play: the reference engine on damage, mana, blocking and
+summoning sickness (514.2, 704.5g, 702.26b, 506.4, 509.1h, 510.1c, 302.6),
+and the in-play vocabulary's JSON round trip."""
+
+from __future__ import annotations
+
+from adapters.reference import ReferenceEngine
+from conformance import actions as a
+from conformance.codec import dumps, from_data, loads_scenario, to_data
+from conformance.legality import setup_problems
+from conformance.observation import Observation
+from conformance.scenario import Scenario
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+
+
+def play(setup: Setup, *actions: a.Action) -> list[Observation]:
+    game = ReferenceEngine().start(setup)
+    return [game.observe(), *(game.perform(x) for x in actions)]
+
+
+def bear(pid: str, **kw: object) -> Permanent:
+    return Permanent(pid, power=2, toughness=2, **kw)  # type: ignore[arg-type]
+
+
+def test_in_play_actions_and_fields_round_trip_through_json() -> None:
+    scenario = Scenario(
+        Setup(permanents=(bear("p1"), bear("p2", owner=1, controller=1))),
+        (
+            a.DealDamage(0, "p2", 1),
+            a.DealDamage(1, 0, 2),
+            a.TapForMana(0, "p1"),
+            a.DeclareAttackers(0, ("p1",), 1),
+            a.DeclareBlockers(1, (("p2", "p1"),)),
+        ),
+    )
+    assert loads_scenario(dumps(scenario)) == scenario
+    for obs in play(scenario.setup, *scenario.actions):
+        assert from_data(Observation, to_data(obs)) == obs
+
+
+def test_514_2_damage_on_a_phased_out_creature_is_removed_at_cleanup() -> None:
+    _, hit, out, _, back = play(
+        Setup(permanents=(Permanent("p1", power=1, toughness=3),)),
+        a.DealDamage(1, "p1", 2),
+        a.PhaseOut(0, ("p1",)),
+        a.PassTurn(),
+        a.PassTurn(),
+    )
+    assert hit.permanent("p1").damage == 2
+    assert out.permanent("p1").phased_out
+    assert back.permanent("p1").phased_in and back.permanent("p1").damage == 0
+
+
+def test_704_5g_lethal_damage_destroys_and_players_lose_life() -> None:
+    _, lethal, face = play(
+        Setup(permanents=(bear("p1"),)), a.DealDamage(1, "p1", 2), a.DealDamage(0, 1, 3)
+    )
+    assert lethal.permanent("p1").zone == "graveyard"
+    assert face.player(1).life == 17
+
+
+def test_702_26b_a_phased_out_land_makes_no_mana() -> None:
+    land = Permanent("p1", types=("land",), phasing=1)
+    _, out, refused, _, _, tapped = play(
+        Setup(active=1, permanents=(land,)),
+        a.PassTurn(),
+        a.TapForMana(0, "p1"),
+        a.PassTurn(),
+        a.PassTurn(),
+        a.TapForMana(1, "p1"),
+    )
+    assert out.permanent("p1").phased_out and refused.refused is not None
+    assert tapped.refused is not None  # not theirs
+    assert play(Setup(permanents=(land,)), a.TapForMana(0, "p1"))[-1].permanent("p1").tapped
+
+
+def test_509_1h_an_attacker_whose_blocker_phases_out_stays_blocked() -> None:
+    setup = Setup(
+        permanents=(bear("p1"), bear("p2"), bear("p3", owner=1, controller=1)),
+    )
+    _, _, blocks, out, damage = play(
+        setup,
+        a.DeclareAttackers(0, ("p1", "p2"), 1),
+        a.DeclareBlockers(1, (("p3", "p1"),)),
+        a.PhaseOut(1, ("p3",)),
+        a.PassTurn(),
+    )
+    assert blocks.permanent("p3").blocking == "p1" and blocks.permanent("p1").blocked
+    assert out.permanent("p3").blocking is None and out.permanent("p1").blocked
+    assert damage.player(1).life == 18  # p2 only (510.1c)
+
+
+def test_702_26b_a_phased_out_creature_cannot_block_and_blocks_deal_damage() -> None:
+    setup = Setup(
+        permanents=(
+            bear("p1"),
+            bear("p2", owner=1, controller=1, phased_out=PhasedOut("direct", 1)),
+            Permanent("p3", owner=1, controller=1, power=1, toughness=1),
+        ),
+    )
+    _, _, refused, _, damage = play(
+        setup,
+        a.DeclareAttackers(0, ("p1",), 1),
+        a.DeclareBlockers(1, (("p2", "p1"),)),
+        a.DeclareBlockers(1, (("p3", "p1"),)),
+        a.PassTurn(),
+    )
+    assert refused.refused is not None
+    assert damage.player(1).life == 20
+    assert damage.permanent("p3").zone == "graveyard" and damage.permanent("p1").damage == 0
+
+
+def test_302_6_phasing_in_under_a_new_controller_is_summoning_sick() -> None:
+    x = bear("p1", controller=1, phased_out=PhasedOut("direct", 1), abilities=("tap_gain_life",))
+    setup = Setup(permanents=(x,), effects=(ControlEffect("p1", 1, Duration("your_next_turn")),))
+    _, back, sick, _, ready = play(
+        setup, a.PassTurn(), a.Activate(0, "p1"), a.PassTurn(), a.Activate(0, "p1")
+    )
+    assert back.permanent("p1").phased_in and back.permanent("p1").controller == 0
+    assert sick.refused is not None and ready.refused is None
+
+
+def test_704_5j_a_legend_phasing_in_next_to_its_namesake_meets_the_legend_rule() -> None:
+    legend = {"legendary": True, "name": "Isamaru"}
+    setup = Setup(
+        active=1,
+        permanents=(bear("p1", **legend), bear("p2", phased_out=PhasedOut("direct", 0), **legend)),
+    )
+    start, back = play(setup, a.PassTurn())
+    assert start.permanent("p2").phased_out and start.permanent("p1").phased_in
+    zones = sorted((back.permanent(p).zone, back.permanent(p).phased_in) for p in ("p1", "p2"))
+    assert zones == [("battlefield", True), ("graveyard", False)]
+
+
+def test_two_phased_in_namesake_legends_are_an_illegal_position() -> None:
+    legend = {"legendary": True, "name": "Isamaru"}
+    problems = setup_problems(Setup(permanents=(bear("p1", **legend), bear("p2", **legend))))
+    assert any("704.5j" in p for p in problems)
+    theirs = bear("p2", owner=1, controller=1, **legend)
+    assert not setup_problems(Setup(permanents=(bear("p1", **legend), theirs)))
