@@ -13,20 +13,32 @@ from adapters.discovery import (
 )
 from adapters.mutants import MUTANTS
 from adapters.protocol import OPTIONAL_OBSERVATIONS, missing_capabilities, unreported_observations
-from conformance.catalog import CATALOG, CATALOG_VERSION
+from conformance.catalog import CATALOG_VERSION, Edition
+from conformance.editions import CATALOGS, CURRENT, EDITION_TITLES
 from conformance.escaping import cut, for_terminal
-from conformance.properties import REGISTRY
+from conformance.properties import in_edition
 
 
-def list_rules() -> int:
-    """Each rule of the catalog with the properties that cover it; a rule no
-    property covers says so, since it is then not certified at all."""
-    print(f"rule catalog {CATALOG_VERSION}: {len(CATALOG)} rules, {len(REGISTRY)} properties")
-    for rule in CATALOG.values():
-        covering = [name for name, prop in REGISTRY.items() if rule.id in prop.rules]
-        edition = "" if rule.edition == "current" else f" [{rule.edition}]"
-        print(f"{rule.id}{edition}: {rule.summary}")
-        print("    " + (", ".join(covering) if covering else "(no property covers it yet)"))
+def list_rules(edition: Edition = CURRENT) -> int:
+    """Each rule of the edition's catalog with the properties that cover it
+    (for an older edition, with today's rules it carries); a rule no property
+    covers says so, and why, since it is then not certified at all."""
+    catalog, held = CATALOGS[edition], in_edition(edition)
+    print(
+        f"rule catalog {CATALOG_VERSION}, {EDITION_TITLES[edition]} edition: "
+        f"{len(catalog)} rules, {len(held)} properties"
+    )
+    for rule in catalog.values():
+        covering = [name for name, prop in held.items() if rule.id in prop.rules]
+        carried = [c for c in rule.carries if c != rule.id]
+        same = f" (today's {', '.join(carried)})" if carried else ""
+        print(f"{rule.id}{same}: {rule.summary}")
+        why = (
+            f"(not certified: {rule.uncertified})"
+            if rule.uncertified
+            else "(no property covers it yet)"
+        )
+        print("    " + (", ".join(covering) if covering else why))
     return 0
 
 

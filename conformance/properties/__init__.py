@@ -5,6 +5,7 @@ from conformance.properties import (  # noqa: F401
     attachments,
     combat,
     durations,
+    editions,
     entering,
     existence,
     identity,
@@ -15,6 +16,22 @@ from conformance.properties import (  # noqa: F401
     untap,
     until,
 )
-from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
+from conformance.properties.registry import (
+    OLDER_ONLY,
+    REGISTRY,
+    Property,
+    Violation,
+    every_property,
+    in_edition,
+    rule_property,
+)
 
-__all__ = ["REGISTRY", "Property", "Violation", "rule_property"]
+__all__ = [
+    "OLDER_ONLY",
+    "REGISTRY",
+    "Property",
+    "Violation",
+    "every_property",
+    "in_edition",
+    "rule_property",
+]
