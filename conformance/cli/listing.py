@@ -12,9 +12,14 @@ from adapters.discovery import (
     load_engine,
 )
 from adapters.mutants import MUTANTS
-from adapters.protocol import OPTIONAL_OBSERVATIONS, missing_capabilities, unreported_observations
+from adapters.protocol import (
+    OPTIONAL_OBSERVATIONS,
+    engine_editions,
+    missing_capabilities,
+    unreported_observations,
+)
 from conformance.catalog import CATALOG_VERSION, Edition
-from conformance.editions import CATALOGS, CURRENT, EDITION_TITLES
+from conformance.editions import CATALOGS, CURRENT, EDITION_TITLES, EDITIONS
 from conformance.escaping import cut, for_terminal
 from conformance.properties import in_edition
 
@@ -57,14 +62,17 @@ def list_engines() -> int:
             _say(f"  {name} ({source}): unavailable: {e}")
             continue
         caps = ", ".join(sorted(engine.capabilities)) or "none"
+        editions = ", ".join(e for e in EDITIONS if e in engine_editions(engine))
         _say(f"  {name} {engine.version} ({source})\n    capabilities: {caps}")
+        _say(f"    editions: {editions}")
         for capability, why in sorted(missing_capabilities(engine).items()):
             _say(f"    lacks {capability}: {why}")
         for name in sorted(unreported_observations(engine)):
             _say(f"    does not report {name}: its {OPTIONAL_OBSERVATIONS[name]}")
     print("mutants (the reference engine with one deliberate bug each):")
     for mutant in MUTANTS.values():
-        print(f"  {MUTANT_PREFIX}{mutant.name}: breaks {mutant.breaks}: {mutant.bug}")
+        edition = "" if mutant.edition == CURRENT else f" ({mutant.edition})"
+        print(f"  {MUTANT_PREFIX}{mutant.name}: breaks {mutant.breaks}{edition}: {mutant.bug}")
     return 0
 
 

@@ -8,6 +8,8 @@ These properties cite only their editions' rule IDs, so they run only there
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import strategies as st
 
 from conformance import actions as a
@@ -122,26 +124,32 @@ def tokens_in_the_phased_out_zone_cease_to_exist(trace: Trace) -> None:
     _tokens_cease(trace, "217.8d", "217.8d")
 
 
-def _token_phases_in_then_attacks(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """502.15m: the active player creates a token (summoning sick), phases it
-    out until a permanent of theirs leaves, destroys that permanent (the
-    token phases in, 610.4) and attacks with the token."""
-    player = setup.active
-    sources = [
-        p.id
-        for p in setup.permanents
-        if p.phased_out is None and p.controller == player and p.attached_to is None
+def _sick_creature_phases_in_then_attacks(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """502.15m: a creature that came under its controller's control this turn
+    (summoning sick, 302.6; untapped, and its controller made the active
+    player) phases out until another permanent of theirs leaves, that
+    permanent is destroyed (the creature phases in, 610.4), and it attacks.
+    (A token would not do: in the Mirage rules a phased-out token ceases to
+    exist, 217.8d.)"""
+    free = [p for p in setup.permanents if p.phased_out is None and p.attached_to is None]
+    pairs = [
+        (x, s.id)
+        for x in free
+        if x.is_creature
+        for s in free
+        if s.id != x.id and s.controller == x.controller
     ]
-    defenders = [q for q in range(setup.players) if q != player]
-    if not sources or not defenders:
+    if not pairs:
         return setup, ()
-    source = pick(draw, sources)
-    token = "t9"
-    return setup, (
-        a.CreateToken(player, token, 0),
-        a.PhaseOutUntil(player, source, token),
+    x, source = pick(draw, pairs)
+    player = x.controller
+    sick = replace(x, sick=True, tapped=False)
+    changed = tuple(sick if p.id == x.id else p for p in setup.permanents)
+    defender = pick(draw, [q for q in range(setup.players) if q != player])
+    return replace(setup, permanents=changed, active=player), (
+        a.PhaseOutUntil(player, source, x.id),
         a.Destroy(player, source),
-        a.DeclareAttackers(player, (token,), pick(draw, defenders)),
+        a.DeclareAttackers(player, (x.id,), defender),
     )
 
 
@@ -185,36 +193,41 @@ def _can_attack_but_for_sickness(step: Step, x: a.DeclareAttackers) -> bool:
     return True
 
 
+def _sick_this_turn(trace: Trace, i: int, pid: str) -> bool:
+    """302.6: `pid` was summoning sick in step `i`'s turn before it phased in:
+    set up sick in the setup's turn, or entered the battlefield this turn."""
+    turn = trace.steps[i].before.turn
+    setup = {p.id: p for p in trace.scenario.setup.permanents}
+    if pid in setup and setup[pid].sick and turn == trace.scenario.setup.turn:
+        return True
+    return any(
+        s.before.turn == turn
+        and any(e.detail.endswith("->battlefield") for e in s.after.events_of("zone_change", pid))
+        for s in trace.steps[:i]
+    )
+
+
 def _a_sick_creature_attacked_after_phasing_in(trace: Trace) -> bool:
-    """502.15m: a creature that entered the battlefield this turn phased in
-    and then attacked, accepted: without 502.15m it was summoning sick."""
+    """502.15m: a creature that was summoning sick this turn phased in and
+    then attacked, accepted: without 502.15m it could not have."""
     for i, step, x in _attacks(trace):
-        if step.after.refused is not None:
-            continue
-        for pid in x.attackers:
-            entered = [
-                k
-                for k, s in enumerate(trace.steps[:i])
-                if s.before.turn == step.before.turn
-                and any(
-                    e.kind == "zone_change" and e.detail.endswith("->battlefield")
-                    for e in s.after.events
-                    if e.subject == pid
-                )
-            ]
-            if entered and _hasty(trace, i, pid, x.player):
-                return True
+        if step.after.refused is None and any(
+            _sick_this_turn(trace, i, pid) and _hasty(trace, i, pid, x.player)
+            for pid in x.attackers
+        ):
+            return True
     return False
 
 
 @rule_property(
     "502.15m",
-    needs={C.TOKENS, C.PHASE_OUT_UNTIL, C.DESTROY, C.COMBAT},
+    needs={C.PHASE_OUT_UNTIL, C.DESTROY, C.COMBAT},
     scenarios=lambda caps: planned_scenarios(
         caps,
-        _token_phases_in_then_attacks,
+        _sick_creature_phases_in_then_attacks,
         kinds=(a.PassTurn, a.DeclareAttackers),
-        min_permanents=1,
+        min_permanents=3,
+        permanent_kinds=("creature", "creature", "artifact"),
     ),
     exercised=_a_sick_creature_attacked_after_phasing_in,
     reads={"events"},
