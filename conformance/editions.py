@@ -160,7 +160,7 @@ def _mirage() -> list[Rule]:
         r(
             "502.15g",
             "Effects with a limited duration and delayed triggered abilities stop affecting a permanent that phases out, even if it phases in before they would end.",
-            uncertified="the Mirage reference does not play it yet: today's 702.26f keeps an 'until end of turn' effect on a permanent that phases back in that turn",
+            uncertified="the Mirage reference does not play it yet: today's properties of 702.26d and 702.26e, which 502.15f and 217.8a carry, hold that limited effects keep applying to a phased-out permanent (702.26f), so they need a check per edition first",
         ),
         r(
             "502.15h",

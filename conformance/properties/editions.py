@@ -76,12 +76,10 @@ def _tokens_cease(trace: Trace, rule: str, attached_rule: str) -> None:
                 )
         if not _priority_given(step):
             continue
-        for pid in tokens:
-            c = view(step.after, pid)
-            if c is not None and c.on_battlefield and c.phased_out:
-                expect(False, rule, f"{at}, token {pid}", "it ceased to exist", "phased out")
-            if c is not None and c.zone == "none":
-                gone.add(pid)
+        for c in step.after.phased_out_zone:
+            if c.id in tokens:
+                expect(False, rule, f"{at}, token {c.id}", "it ceased to exist", "phased out")
+        gone |= {pid for pid in tokens if (v := view(step.after, pid)) and v.zone == "none"}
 
 
 def _token_scenarios(caps: Caps) -> st.SearchStrategy[Scenario]:
