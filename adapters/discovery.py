@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import missing_capabilities, unreported_observations
+from adapters.protocol import engine_editions, missing_capabilities, unreported_observations
 
 ENTRY_POINT_GROUP = "phasecert.adapters"
 MUTANT_PREFIX = "mutant:"
@@ -78,6 +78,7 @@ def load_engine(name: str) -> Any:
         engine = getattr(module, attr)()
         missing_capabilities(engine)
         unreported_observations(engine)
+        engine_editions(engine)
     except ImportError as e:
         raise EngineNotFound(
             f"engine {name!r} can't be loaded: {e} (module:Factory is imported from the "

@@ -15,6 +15,11 @@ And an engine may say which observations it does not report, in an optional
 draw count, ...): the comparison with the reference engine then ignores
 those fields, and a property that reads one is "not applicable" instead of
 passing or failing on values the engine never meant (docs/observations.md).
+
+And an engine may say which editions of the phasing rules it plays
+(`conformance.editions`), in an optional `editions` set (default: today's
+only); one playing several gives the engine playing one through
+`with_edition(edition)` (`engine_for_edition`).
 """
 
 from __future__ import annotations
@@ -106,3 +111,31 @@ def unreported_observations(engine: Any) -> frozenset[str]:
             known = ", ".join(OPTIONAL_OBSERVATIONS)
             raise ValueError(f"`unreported` names {name!r}, not an optional observation ({known})")
     return frozenset(declared)
+
+
+def engine_editions(engine: Any) -> frozenset[str]:
+    """The editions `engine` declares it plays, in its optional `editions`
+    attribute (default: today's rules only). ValueError names one that is
+    not an edition, or an attribute that is not a set of names."""
+    from conformance.editions import CURRENT, EDITIONS
+
+    declared = getattr(engine, "editions", None) or frozenset({CURRENT})
+    if isinstance(declared, str) or not isinstance(declared, (set, frozenset, tuple, list)):
+        raise ValueError(f"`editions` must be a set of edition names, not {declared!r}")
+    for name in declared:
+        if name not in EDITIONS:
+            raise ValueError(f"`editions` names {name!r}, not an edition ({', '.join(EDITIONS)})")
+    return frozenset(declared)
+
+
+def engine_for_edition(engine: Any, edition: str) -> Any:
+    """`engine` playing `edition`: its `with_edition(edition)` if it plays
+    several, else itself. ValueError if it does not declare `edition`."""
+    editions = engine_editions(engine)
+    if edition not in editions:
+        raise ValueError(
+            f"engine {engine.name!r} does not play the {edition} edition of the rules "
+            f"(it declares: {', '.join(sorted(editions))})"
+        )
+    choose = getattr(engine, "with_edition", None)
+    return choose(edition) if callable(choose) else engine

@@ -20,9 +20,16 @@ CATALOG_VERSION = "2026-12-01"
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule of one edition. An older edition's rule that today's rules
+    still make (under other numbers) `carries` today's IDs: the properties of
+    those certify it. `uncertified` says why no property can judge it yet
+    (empty when one does)."""
+
     id: str
     summary: str
     edition: Edition = "current"
+    carries: tuple[str, ...] = ()
+    uncertified: str = ""
 
 
 _RULES = [

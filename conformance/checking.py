@@ -125,9 +125,12 @@ def run_property(
     using: settings | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     replay: tuple[Scenario, ...] = (),
+    reference: Any = _REFERENCE,
 ) -> PropertyResult:
     """Check `prop` on `engine`; scenarios in `replay` are tried first, in
-    order (a corpus of earlier counterexamples)."""
+    order (a corpus of earlier counterexamples). `reference` is the oracle
+    of the edition certified, which says whether a refusal refused a legal
+    action (`hold`)."""
     inapplicable = not_applicable(prop, engine)
     if inapplicable is not None:
         return inapplicable
@@ -140,7 +143,7 @@ def run_property(
         try:
             trace = play(engine, scenario, timeout)
             record.refusals += sum(s.after.refused is not None for s in trace.steps)
-            hold(prop, engine, trace)
+            hold(prop, engine, trace, reference)
         except (Violation, EngineError) as e:
             record.scenario, record.error = scenario, e
             raise
@@ -158,20 +161,20 @@ def run_property(
         error: BaseException = e
         if isinstance(e, Violation) and record.scenario is not None:
             record.scenario, error = trim(
-                record.scenario, _same_violation(prop, engine, e, timeout), e
+                record.scenario, _same_violation(prop, engine, e, timeout, reference), e
             )
         return _failure(prop, record, error, time.monotonic() - started)
     return _passed(prop, record, exercise_needed(using), time.monotonic() - started)
 
 
-def hold(prop: Property, engine: Any, trace: Trace) -> None:
+def hold(prop: Property, engine: Any, trace: Trace, reference: Any = _REFERENCE) -> None:
     """Hold `engine`'s trace to `prop`: its check, then the refusal of any
-    action the reference engine plays from the same position
-    (`conformance.refusals`). Raises the `Violation` found."""
+    action the reference engine (of the edition certified) plays from the
+    same position (`conformance.refusals`). Raises the `Violation` found."""
     prop.check(trace)
-    if engine != _REFERENCE and any(s.after.refused for s in trace.steps):
-        reference = play(_REFERENCE, trace.scenario)
-        refusal = refused_legal_action(prop.rules[0], trace, reference)
+    if engine != reference and any(s.after.refused for s in trace.steps):
+        played = play(reference, trace.scenario)
+        refusal = refused_legal_action(prop.rules[0], trace, played)
         if refusal is not None:
             raise refusal
 
@@ -199,7 +202,7 @@ def _passed(prop: Property, record: _Record, needed: int, elapsed: float) -> Pro
 
 
 def _same_violation(
-    prop: Property, engine: Any, found: Violation, timeout: float
+    prop: Property, engine: Any, found: Violation, timeout: float, reference: Any
 ) -> Callable[[Scenario], Violation | None]:
     """For `trim`: a candidate's violation, if it breaks the same rule. An
     engine error is another failure, and not trimmed (a hung engine is not
@@ -207,7 +210,7 @@ def _same_violation(
 
     def violation(candidate: Scenario) -> Violation | None:
         try:
-            hold(prop, engine, play(engine, candidate, timeout))
+            hold(prop, engine, play(engine, candidate, timeout), reference)
         except Violation as v:
             return v if v.rule == found.rule else None
         except (EngineError, Inexpressible):

@@ -27,6 +27,7 @@ from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
 from conformance.catalog import CATALOG
 from conformance.codec import dumps, to_data
 from conformance.differences import Difference, Moment, differences
+from conformance.editions import translated
 from conformance.observation import Observation
 from conformance.position import start_problems
 from conformance.results import PropertyResult
@@ -114,15 +115,21 @@ def first_disagreement(
     return describe(trace_differences(expected, observed, unreported)) or None
 
 
+#: Today's oracle; another edition's is passed in (`reference_of`).
+_REFERENCE = ReferenceEngine()
+
+
 def agreement_machine(
-    engine: Any, timeout: float, known: frozenset[Kind] = frozenset()
+    engine: Any,
+    timeout: float,
+    known: frozenset[Kind] = frozenset(),
+    reference: ReferenceEngine = _REFERENCE,
 ) -> type[RuleBasedStateMachine]:
-    """A state machine class comparing `engine` with the reference engine on
-    what `engine`'s capabilities let it play; differences of a `known` kind
-    are let pass (they were found already)."""
+    """A state machine class comparing `engine` with the reference engine
+    (of the edition certified) on what `engine`'s capabilities let it play;
+    differences of a `known` kind are let pass (they were found already)."""
     caps = engine.capabilities
     unreported = unreported_observations(engine)
-    reference = ReferenceEngine()
 
     class AgreesWithReference(RuleBasedStateMachine):
         played: ClassVar[list[tuple[Setup, list[Action]]]] = []
@@ -182,15 +189,20 @@ def agreement_machine(
 
 
 def run_agreement(
-    engine: Any, *, using: settings, timeout: float, replay: tuple[Scenario, ...] = ()
+    engine: Any,
+    *,
+    using: settings,
+    timeout: float,
+    replay: tuple[Scenario, ...] = (),
+    reference: ReferenceEngine = _REFERENCE,
 ) -> PropertyResult:
-    """Compare `engine` with the reference: the scenarios of `replay` first
-    (earlier disagreements, from the corpus), then generated runs, until no
-    new kind of difference shows. Fails with every distinct difference, the
-    rules each falls under, and a minimal scenario for each; an engine error
-    is reported as such."""
+    """Compare `engine` with the reference (the oracle of the edition
+    certified): the scenarios of `replay` first (earlier disagreements, from
+    the corpus), then generated runs, until no new kind of difference shows.
+    Fails with every distinct difference, the rules each falls under (by the
+    edition's numbers), and a minimal scenario for each; an engine error is
+    reported as such."""
     started = time.monotonic()
-    reference = ReferenceEngine()
     unreported = unreported_observations(engine)
     examples = 0
     found: list[tuple[list[Difference], Scenario]] = []
@@ -217,7 +229,7 @@ def run_agreement(
             if any(d.kind not in known for d in shown):
                 keep(shown, scenario)
         while len(found) < MAX_DISTINCT:
-            machine = agreement_machine(engine, timeout, frozenset(known))
+            machine = agreement_machine(engine, timeout, frozenset(known), reference)
             try:
                 run_state_machine_as_test(machine, settings=_settings(using, first=not found))
             except Disagreement as e:
@@ -237,7 +249,7 @@ def run_agreement(
         return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
     return PropertyResult(
         COMPARISON,
-        _rules_of(d for shown, _ in found for d in shown),
+        translated(_rules_of(d for shown, _ in found for d in shown), reference.edition),
         "fail",
         examples,
         _message(found),

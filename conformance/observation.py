@@ -99,6 +99,14 @@ class Observation:
     def player(self, index: int) -> PlayerView:
         return self.players[index]
 
+    @property
+    def phased_out_zone(self) -> tuple[PermanentView, ...]:
+        """The Mirage rules' phased-out zone (217.8a), which any player may
+        look at (217.8b): the permanents phased out. Today's rules keep them
+        on the battlefield with a status (702.26b), which is how every
+        engine reports them; this is the same set, seen as a zone."""
+        return tuple(p for p in self.permanents if p.on_battlefield and p.phased_out)
+
     def events_of(self, kind: EventKind, subject: str | None = None) -> tuple[Event, ...]:
         return tuple(
             e for e in self.events if e.kind == kind and (subject is None or e.subject == subject)

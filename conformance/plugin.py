@@ -3,7 +3,9 @@
 Properties become test items carrying their rule IDs as markers
 (`-m rule_702_26g`) and can be picked with `--rule 702.26g`; a property that
 needs a capability the engine lacks is skipped as "not applicable: needs X".
-`--phasecert-profile dev|ci|certify` picks the Hypothesis profile.
+`--phasecert-profile dev|ci|certify` picks the Hypothesis profile;
+`--edition mirage|pre-2017|current` the edition of the rules, which selects
+the properties and the oracle (`conformance.editions`).
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from typing import Any
 import pytest
 
 from adapters.discovery import EngineNotFound, load_engine
+from adapters.protocol import engine_for_edition
+from adapters.reference import ReferenceEngine, reference_of
 from adapters.stdio import VALIDATE_ENV
 from conformance.atomic import write_text_atomically
-from conformance.catalog import CATALOG, marker_name
+from conformance.catalog import Edition, marker_name
 from conformance.checking import PROFILES, profile
 from conformance.cli.checks import seconds
 from conformance.codec import to_data
-from conformance.properties import REGISTRY
+from conformance.editions import ALL_RULE_IDS, CATALOGS, CURRENT, EDITIONS
+from conformance.properties import in_edition
 from conformance.results import PropertyResult
 from conformance.running import DEFAULT_TIMEOUT
 
@@ -40,6 +45,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         metavar="ID",
         help="only properties of this rule ID (repeatable), e.g. 702.26g",
+    )
+    group.addoption(
+        "--edition",
+        default=CURRENT,
+        choices=EDITIONS,
+        help="edition of the phasing rules to certify (default: current)",
     )
     group.addoption(
         "--phasecert-profile",
@@ -64,11 +75,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for rule in CATALOG:
+    for rule in sorted(ALL_RULE_IDS):
         config.addinivalue_line("markers", f"{marker_name(rule)}: properties of rule {rule}")
-    unknown = [r for r in config.getoption("rule") if r not in CATALOG]
+    edition = config.getoption("edition")
+    unknown = [r for r in config.getoption("rule") if r not in CATALOGS[edition]]
     if unknown:
-        raise pytest.UsageError(f"--rule {unknown[0]}: not a rule of the catalog (phasecert rules)")
+        raise pytest.UsageError(
+            f"--rule {unknown[0]}: not a rule of the {edition} catalog "
+            f"(phasecert rules --edition {edition})"
+        )
     config.stash[_RESULTS] = []
     if config.getoption("validate_protocol"):
         os.environ[VALIDATE_ENV] = "1"
@@ -85,7 +100,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         pytest.param(
             prop, id=name, marks=[getattr(pytest.mark, marker_name(r)) for r in prop.rules]
         )
-        for name, prop in REGISTRY.items()
+        for name, prop in in_edition(metafunc.config.getoption("edition")).items()
         if not wanted or wanted & set(prop.rules)
     ]
     metafunc.parametrize("phasecert_property", params)
@@ -96,13 +111,27 @@ def phasecert_engine(request: pytest.FixtureRequest) -> Iterator[Any]:
     """The engine named by --engine; one in its own process is stopped at
     the end of the session."""
     try:
-        engine = load_engine(request.config.getoption("engine"))
-    except EngineNotFound as e:
+        loaded = load_engine(request.config.getoption("engine"))
+        engine = engine_for_edition(loaded, request.config.getoption("edition"))
+    except (EngineNotFound, ValueError) as e:
         raise pytest.UsageError(str(e)) from None
     yield engine
     close = getattr(engine, "close", None)
     if callable(close):
         close()
+
+
+@pytest.fixture(scope="session")
+def phasecert_edition(request: pytest.FixtureRequest) -> Edition:
+    """The edition of the rules certified (--edition)."""
+    edition: Edition = request.config.getoption("edition")
+    return edition
+
+
+@pytest.fixture(scope="session")
+def phasecert_reference(phasecert_edition: Edition) -> ReferenceEngine:
+    """The oracle of the edition certified."""
+    return reference_of(phasecert_edition)
 
 
 @pytest.fixture(scope="session")

@@ -25,6 +25,7 @@ def test_property(
     phasecert_timeout: float,
     phasecert_results: list[PropertyResult],
     phasecert_corpus: ItemCorpus,
+    phasecert_reference: Any,
 ) -> None:
     result = run_property(
         phasecert_property,
@@ -32,6 +33,7 @@ def test_property(
         using=phasecert_settings,
         timeout=phasecert_timeout,
         replay=phasecert_corpus.replay_for(phasecert_property.name),
+        reference=phasecert_reference,
     )
     _conclude(result, phasecert_results, phasecert_corpus)
 
@@ -42,14 +44,16 @@ def test_agrees_with_reference(
     phasecert_timeout: float,
     phasecert_results: list[PropertyResult],
     phasecert_corpus: ItemCorpus,
+    phasecert_reference: Any,
 ) -> None:
-    """Step by step, the engine shows what the reference engine shows, on
-    every observable of its capabilities."""
+    """Step by step, the engine shows what the reference engine (of the
+    edition certified) shows, on every observable of its capabilities."""
     result = run_agreement(
         phasecert_engine,
         using=phasecert_settings,
         timeout=phasecert_timeout,
         replay=phasecert_corpus.replay_for(COMPARISON),
+        reference=phasecert_reference,
     )
     _conclude(result, phasecert_results, phasecert_corpus)
 

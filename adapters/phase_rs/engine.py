@@ -104,6 +104,9 @@ class PhaseRsEngine:
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
     missing: dict[C, str] = _REASONS
+    #: phase.rs plays today's rules only (a phased-out token stays and phases
+    #: back in, R2017-tokens), not the older editions (conformance.editions).
+    editions: frozenset[str] = frozenset({"current"})
 
     def __init__(self) -> None:
         if importlib.util.find_spec("phase") is None:

@@ -44,6 +44,7 @@ def parser() -> argparse.ArgumentParser:
     from conformance.checking import PROFILES
     from conformance.cli.checks import megabytes, seconds, workers
     from conformance.cli.isolation import DEFAULT_MEMORY_MB
+    from conformance.editions import CURRENT, EDITIONS
     from conformance.running import DEFAULT_TIMEOUT
 
     top = _Parser(prog="phasecert", description=__doc__.split("\n\n")[0])
@@ -59,6 +60,12 @@ def parser() -> argparse.ArgumentParser:
         help="ci: derandomized (default); certify: thorough; dev: fast",
     )
     run.add_argument("--rule", action="append", default=[], metavar="ID", help="repeatable")
+    run.add_argument(
+        "--edition",
+        default=CURRENT,
+        choices=EDITIONS,
+        help="edition of the phasing rules (default current); the engine must declare it",
+    )
     run.add_argument(
         "--out", metavar="DIR", help="report directory (default phasecert-reports/<engine>)"
     )
@@ -95,6 +102,12 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a scenario file, e.g. from reports/<engine>/counterexamples")
     replay.add_argument("--engine", required=True)
     replay.add_argument("--property", help="property to check (default: from the file name)")
+    replay.add_argument(
+        "--edition",
+        default=CURRENT,
+        choices=EDITIONS,
+        help="edition of the rules (default current)",
+    )
     replay.add_argument("--engine-timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S")
 
     serve = sub.add_parser(
@@ -108,7 +121,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--engine", required=True, help="engine name or stdio:SPEC")
     check.add_argument("--engine-timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S")
 
-    sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
+    rules = sub.add_parser("rules", help="the rule catalog and the properties covering each rule")
+    rules.add_argument("--edition", default=CURRENT, choices=EDITIONS, help="default current")
     sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
 
     merge = sub.add_parser("merge", help="combine shard reports of one engine into one")
@@ -172,7 +186,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "certify": certify.certify,
         "merge": merging.merge,
         "replay": replaying.replay,
-        "rules": lambda _: listing.list_rules(),
+        "rules": lambda a: listing.list_rules(a.edition),
         "engines": lambda _: listing.list_engines(),
         "serve": lambda a: serving.serve_stdio(a.engine),
         "check-engine": lambda a: engine_check.check_engine(a.engine, timeout=a.engine_timeout),

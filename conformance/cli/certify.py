@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.discovery import STDIO_PREFIX, load_engine
-from adapters.protocol import missing_capabilities, unreported_observations
+from adapters.protocol import engine_for_edition, missing_capabilities, unreported_observations
 from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
     Baseline,
@@ -29,7 +29,7 @@ from conformance.baseline import (
     read_baseline,
     updated,
 )
-from conformance.catalog import CATALOG
+from conformance.catalog import Edition
 from conformance.cli.checks import (
     UsageFailure,
     example_db_spec,
@@ -42,9 +42,10 @@ from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
 from conformance.differential import COMPARISON
+from conformance.editions import CATALOGS, CURRENT
 from conformance.escaping import cut, for_terminal
-from conformance.properties import REGISTRY
-from conformance.report import RunInfo, build_report, engine_directory, write_reports
+from conformance.properties import every_property, in_edition
+from conformance.report import RunInfo, build_report, edition_of, engine_directory, write_reports
 from conformance.report.writing import INDEX_FILES, REPORT_FILES
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
@@ -62,13 +63,15 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def planned_tests(rules: list[str], shard: str | None) -> dict[str, tuple[str, ...]]:
+def planned_tests(
+    rules: list[str], shard: str | None, edition: Edition = CURRENT
+) -> dict[str, tuple[str, ...]]:
     """The tests the pytest run will hold, mirroring the plugin's selection
-    (--rule, then --shard), each with its rule IDs."""
+    (--edition, --rule, then --shard), each with its rule IDs."""
     wanted = set(rules)
     planned = {
         name: prop.rules
-        for name, prop in REGISTRY.items()
+        for name, prop in in_edition(edition).items()
         if not wanted or wanted & set(prop.rules)
     }
     keys = {item_key(name): name for name in planned}
@@ -81,32 +84,40 @@ def planned_tests(rules: list[str], shard: str | None) -> dict[str, tuple[str, .
     return planned
 
 
-def default_out(engine: str) -> Path:
-    """DEFAULT_ROOT/<engine>; an engine named `..` or nothing (a shard
+def default_out(engine: str, edition: str = CURRENT) -> Path:
+    """DEFAULT_ROOT/<engine>, or <engine>@<edition> for an older edition, so
+    it doesn't overwrite today's; an engine named `..` or nothing (a shard
     report can say anything) stays inside it."""
     name = engine_directory(engine)
-    return DEFAULT_ROOT / ((name.replace(".", "_") or "_") if set(name) <= {"."} else name)
+    name = (name.replace(".", "_") or "_") if set(name) <= {"."} else name
+    return DEFAULT_ROOT / (name if edition == CURRENT else f"{name}@{edition}")
 
 
 def certify(args: argparse.Namespace) -> int:
     if args.isolate:
         args.engine = served(args.engine)
-    engine = load_engine(args.engine)
-    for rule in args.rule:
-        if rule not in CATALOG:
-            raise UsageFailure(f"--rule {rule}: not a rule of the catalog (see: phasecert rules)")
     try:
-        planned = planned_tests(args.rule, args.shard)
+        engine = engine_for_edition(load_engine(args.engine), args.edition)
+    except ValueError as e:
+        raise UsageFailure(f"--edition {args.edition}: {e}") from None
+    for rule in args.rule:
+        if rule not in CATALOGS[args.edition]:
+            raise UsageFailure(
+                f"--rule {rule}: not a rule of the {args.edition} catalog "
+                f"(see: phasecert rules --edition {args.edition})"
+            )
+    try:
+        planned = planned_tests(args.rule, args.shard, args.edition)
     except ValueError as e:
         raise UsageFailure(str(e)) from None
     if not planned and args.shard:
-        every = len(planned_tests(args.rule, None))
+        every = len(planned_tests(args.rule, None, args.edition))
         raise UsageFailure(
             f"shard {args.shard} holds no property to run ({every} in all without --shard)"
         )
     if not planned:
         raise UsageFailure("no property covers the rules asked for")
-    out = Path(args.out) if args.out else default_out(engine.name)
+    out = Path(args.out) if args.out else default_out(engine.name, args.edition)
     writable_directory(out, "--out")
     clean_up_after_killed_runs(out, args.matrix)
     corpus_dir = out / CORPUS_DIRNAME
@@ -147,6 +158,7 @@ def certify(args: argparse.Namespace) -> int:
         finished=now(),
         rules=tuple(args.rule),
         shard=args.shard,
+        edition=args.edition,
     )
     files = {
         r.property: f"{CORPUS_DIRNAME}/{counterexample_name(r.property, _scenario(r))}"
@@ -191,7 +203,7 @@ def checked_baseline(args: argparse.Namespace) -> Baseline | None:
         return Baseline()
     baseline = read_baseline(path)
     if not args.update_baseline:
-        check_known(baseline, {*REGISTRY, COMPARISON}, str(path))
+        check_known(baseline, {*every_property(), COMPARISON}, str(path))
     return baseline
 
 
@@ -210,6 +222,7 @@ def _pytest_args(args: argparse.Namespace, corpus_dir: Path, report_dir: Path) -
     out = ["-c", os.devnull, "-p", "no:terminal", "-p", "no:cacheprovider"]
     out += ["-p", "no:benchmark", "--pyargs", "conformance.suite", "--engine", args.engine]
     out += ["--phasecert-profile", args.profile, "--phasecert-corpus", str(corpus_dir)]
+    out += ["--edition", args.edition]
     out += ["--engine-timeout", str(args.engine_timeout)]
     if args.validate_protocol:
         out.append("--validate-protocol")
@@ -242,7 +255,8 @@ def conclude(
     verdict = gate(results, expected)
     written = write_reports(report, out, Path(args.matrix) if args.matrix else None)
     if args.update_baseline:
-        rules = {name: prop.rules for name, prop in REGISTRY.items()}
+        held = in_edition(edition_of(report))
+        rules = {name: prop.rules for name, prop in held.items()}
         new = updated(expected, results)
         write_text_atomically(
             Path(args.baseline), format_baseline(new, report["engine"]["name"], rules)

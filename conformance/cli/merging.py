@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, get_args
 
 from conformance.atomic import write_text_atomically
-from conformance.catalog import CATALOG
 from conformance.checking import PROFILES
 from conformance.cli.certify import (
     checked_baseline,
@@ -30,10 +29,11 @@ from conformance.cli.checks import UsageFailure, writable_directory
 from conformance.codec import DecodeError, dumps, from_data
 from conformance.corpus import CORPUS_DIRNAME, counterexample_name, read_limited
 from conformance.differential import COMPARISON
+from conformance.editions import ALL_RULE_IDS
 from conformance.escaping import cut
 from conformance.legality import InvalidScenario, check_setup
-from conformance.properties import REGISTRY
-from conformance.report import RunInfo, build_report, results_of
+from conformance.properties import every_property
+from conformance.report import RunInfo, build_report, edition_of, results_of
 from conformance.report.building import REPORT_FORMAT
 from conformance.results import PropertyResult, Status
 from conformance.scenario import Scenario
@@ -56,7 +56,8 @@ def merge(args: argparse.Namespace) -> int:
     baseline = checked_baseline(args)
     first = shards[0][1]
     engine = first["engine"]["name"]
-    out = Path(args.out) if args.out else default_out(engine)
+    edition = edition_of(first)
+    out = Path(args.out) if args.out else default_out(engine, edition)
     writable_directory(out, "--out")
     clean_up_after_killed_runs(out, args.matrix)
     results: dict[str, PropertyResult] = {}
@@ -87,6 +88,7 @@ def merge(args: argparse.Namespace) -> int:
         finished=max(r["finished"] for _, r in shards),
         rules=tuple(first["selection"]["rules"]),
         machine=first["machine"],
+        edition=edition,
     )
     merged = build_report(list(results.values()), info, files, out)
     return conclude(merged, list(results.values()), out, baseline, args)
@@ -105,6 +107,8 @@ def check_complete(shards: list[tuple[Path, dict[str, Any]]]) -> None:
     """The reports are shards 1..N of one run, each exactly once."""
     first_path, first = shards[0]
     for path, report in shards[1:]:
+        if edition_of(report) != edition_of(first):
+            raise BadShard(f"{path}: edition differs from {first_path}; not the same run")
         for key in (*_SAME, "selection.rules"):
             mine, theirs = _field(report, key), _field(first, key)
             if mine != theirs:
@@ -176,7 +180,7 @@ def _report_problem(data: Any) -> str | None:
         ]
     if isinstance(data, dict) and isinstance(selection, dict):
         checks += [
-            ("selection.rules", selection.get("rules"), lambda v: _strings(v, CATALOG)),
+            ("selection.rules", selection.get("rules"), lambda v: _strings(v, ALL_RULE_IDS)),
             ("selection.shard", selection.get("shard"), _shard),
         ]
     for where, value, check in checks:
@@ -195,8 +199,8 @@ def _property_problem(entry: Any) -> str | None:
         return f"not an object ({_short(entry)})"
     number = (int, float)
     checks: list[tuple[str, Any, Any]] = [
-        ("name", entry.get("name"), lambda v: v in REGISTRY or v == COMPARISON),
-        ("rules", entry.get("rules"), lambda v: _strings(v, CATALOG)),
+        ("name", entry.get("name"), lambda v: v in every_property() or v == COMPARISON),
+        ("rules", entry.get("rules"), lambda v: _strings(v, ALL_RULE_IDS)),
         ("status", entry.get("status"), lambda v: v in get_args(Status)),
         ("examples", entry.get("examples"), lambda v: _is_int(v) and v >= 0),
         ("exercised", entry.get("exercised", 0), lambda v: _is_int(v) and v >= 0),

@@ -14,8 +14,8 @@ from itertools import zip_longest
 from pathlib import Path
 
 from adapters.discovery import load_engine
-from adapters.protocol import unreported_observations
-from adapters.reference import ReferenceEngine
+from adapters.protocol import engine_for_edition, unreported_observations
+from adapters.reference import reference_of
 from conformance.checking import needs_text
 from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError
@@ -26,7 +26,7 @@ from conformance.differential import COMPARISON, first_disagreement
 from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView
-from conformance.properties import REGISTRY, Violation
+from conformance.properties import Violation, in_edition
 from conformance.running import EngineError, Trace, play
 
 
@@ -45,21 +45,26 @@ def replay(args: argparse.Namespace) -> int:
     except ValueError as e:  # not a regular file, too big, not UTF-8
         raise UsageFailure(f"{path}: can't read it ({e})") from None
     name = args.property or property_of(path)
-    if name not in REGISTRY and name != COMPARISON:
+    held = in_edition(args.edition)
+    if name not in held and name != COMPARISON:
         raise UsageFailure(
-            f"{path}: no property {name!r}; name the property to check with --property"
+            f"{path}: no property {name!r} in the {args.edition} edition; "
+            "name the property to check with --property"
         )
-    engine = load_engine(args.engine)
+    try:
+        engine = engine_for_edition(load_engine(args.engine), args.edition)
+    except ValueError as e:
+        raise UsageFailure(f"--edition {args.edition}: {e}") from None
     missing = scenario.capabilities() - engine.capabilities
     if missing:
         raise UsageFailure(f"{engine.name} can't play {path}: needs {needs_text(missing, engine)}")
 
     _say(f"Scenario {path}:\n{describe_scenario(scenario)}\n")
     try:
-        expected = play(ReferenceEngine(), scenario, args.engine_timeout)
+        expected = play(reference_of(args.edition), scenario, args.engine_timeout)
     except EngineError as e:
         raise UsageFailure(f"{path}: the reference engine can't play it: {e}") from None
-    title = name if name == COMPARISON else f"{name} ({', '.join(REGISTRY[name].rules)})"
+    title = name if name == COMPARISON else f"{name} ({', '.join(held[name].rules)})"
     try:
         observed = play(engine, scenario, args.engine_timeout)
     except EngineError as e:
@@ -68,7 +73,7 @@ def replay(args: argparse.Namespace) -> int:
     if name == COMPARISON:
         failed = _agreement_verdict(title, expected, observed, unreported_observations(engine))
     else:
-        failed = _verdict(title, REGISTRY[name].check, observed)
+        failed = _verdict(title, held[name].check, observed)
     print()
     _side_by_side(expected, observed, engine.name)
     return 1 if failed else 0

@@ -7,6 +7,7 @@ from conformance.properties import (  # noqa: F401
     combat,
     damage,
     durations,
+    editions,
     entered,
     entering,
     existence,
@@ -25,6 +26,22 @@ from conformance.properties import (  # noqa: F401
     until,
     upkeep,
 )
-from conformance.properties.registry import REGISTRY, Property, Violation, rule_property
+from conformance.properties.registry import (
+    OLDER_ONLY,
+    REGISTRY,
+    Property,
+    Violation,
+    every_property,
+    in_edition,
+    rule_property,
+)
 
-__all__ = ["REGISTRY", "Property", "Violation", "rule_property"]
+__all__ = [
+    "OLDER_ONLY",
+    "REGISTRY",
+    "Property",
+    "Violation",
+    "every_property",
+    "in_edition",
+    "rule_property",
+]

@@ -15,6 +15,7 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.properties.history import (
     carried_out,
+    ceased_while_phased_out,
     creature_ids,
     indirectly_out,
     released_by_leaving,
@@ -162,7 +163,9 @@ def phased_out_creatures_are_not_destroyed(trace: Trace) -> None:
                 # unattached then goes to the graveyard (704.5m).
                 ok = c.on_battlefield or (b.id in auras and c.zone == "graveyard")
                 expect(ok, "702.26b", at, "not destroyed (phased in after, 610.4)", c.zone)
-            elif b.phased_out:
+            elif b.phased_out and not ceased_while_phased_out(step, b.id):
+                # A phased-out token that ceased to exist (702.25k, 217.8d,
+                # in the editions where it does) was not destroyed.
                 expect(
                     c.on_battlefield and c.phased_out,
                     "702.26b",
@@ -291,8 +294,11 @@ def spell_whose_target_phased_out_does_nothing(trace: Trace) -> None:
             continue
         c = view(step.after, x.target)
         n = drawn(step, x.caster)
+        # A token target that phased out may then cease to exist (702.25k,
+        # 217.8d, in the editions where it does): not destroyed either.
+        stayed = c is not None and (c.on_battlefield or ceased_while_phased_out(step, x.target))
         expect(
-            c is not None and c.on_battlefield and n == 0,
+            stayed and n == 0,
             "R2017-targets",
             f"{where(trace, step)}, {x.target}",
             "still on the battlefield (phased out) and no card drawn",

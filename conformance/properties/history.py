@@ -264,3 +264,23 @@ def waiting_for_source(trace: Trace) -> list[set[str]]:
 def in_game(obs: Observation, index: int) -> bool:
     """Whether `index` is a player still in the game."""
     return 0 <= index < len(obs.players) and obs.players[index].in_game
+
+
+def ceased_while_phased_out(step: Step, pid: str) -> bool:
+    """Before 2017 (702.25k) and in the Mirage rules (217.8d) a phased-out
+    token ceases to exist as a state-based action: it was phased out before
+    `step` or phased out during it, and is gone after it, with no zone but
+    "none" to go to (not destroyed: that would be a move to a graveyard).
+    Today only a leaving owner takes a phased-out permanent away like this
+    (702.26k), which the properties of 702.26k judge."""
+    b, c = view(step.before, pid), view(step.after, pid)
+    moves = step.after.events_of("zone_change", pid)
+    return (
+        b is not None
+        and b.on_battlefield
+        and (b.phased_out or bool(step.after.events_of("phased_out", pid)))
+        and c is not None
+        and c.zone == "none"
+        and bool(moves)
+        and all(e.detail == "battlefield->none" for e in moves)
+    )

@@ -15,7 +15,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
 from conformance.properties.effects import control_grants, focus, untap_step_controllers
-from conformance.properties.history import abilities, view
+from conformance.properties.history import abilities, ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import TRIGGER_LIFE
@@ -149,6 +149,8 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             if c is None or not (out or back):
                 continue
             at = f"{where(trace, step)}, {b.id} phased {'out' if out else 'in'}"
+            if out and ceased_while_phased_out(step, b.id):
+                continue  # a phased-out token ceasing to exist: 702.25k, 217.8d
             expect(not out or c.on_battlefield, "702.26d", at, "still on the battlefield", c.zone)
             if not c.on_battlefield:
                 continue

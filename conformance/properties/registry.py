@@ -4,12 +4,14 @@ over what an engine showed while playing generated scenarios."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
 from adapters.protocol import OPTIONAL_OBSERVATIONS
 from conformance.capabilities import Capability
+from conformance.catalog import CATALOG, Edition
+from conformance.editions import CURRENT, rules_in
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
 
@@ -45,7 +47,31 @@ class Property:
         return " ".join((self.exercised.__doc__ or "").split())
 
 
+#: Today's properties: each cites rules of today's catalog (and may cite
+#: older editions' too).
 REGISTRY: dict[str, Property] = {}
+#: The properties of rules only older editions have (where they differ from
+#: today's, conformance/properties/editions.py).
+OLDER_ONLY: dict[str, Property] = {}
+
+
+def every_property() -> dict[str, Property]:
+    """Today's properties and the older editions' own."""
+    return {**REGISTRY, **OLDER_ONLY}
+
+
+def in_edition(edition: Edition = CURRENT) -> dict[str, Property]:
+    """The properties that hold in `edition`, each citing the rules it
+    certifies there by that edition's numbers (`conformance.editions.rules_in`);
+    today's are `REGISTRY` itself."""
+    if edition == CURRENT:
+        return dict(REGISTRY)
+    found = {}
+    for name, prop in every_property().items():
+        rules = rules_in(prop.rules, edition)
+        if rules:
+            found[name] = replace(prop, rules=rules)
+    return found
 
 
 def rule_property(
@@ -62,14 +88,15 @@ def rule_property(
 
     def register(check: Check) -> Check:
         name = check.__name__
-        if name in REGISTRY:
+        if name in REGISTRY or name in OLDER_ONLY:
             raise ValueError(f"property {name} is registered twice")
         if not (exercised.__doc__ or "").strip():
             raise ValueError(f"property {name}: its exercised predicate says nothing (docstring)")
         unknown = set(reads) - set(OPTIONAL_OBSERVATIONS)
         if unknown:
             raise ValueError(f"property {name} reads {sorted(unknown)}: not optional observations")
-        REGISTRY[name] = Property(
+        today = all(rule in CATALOG for rule in rules)
+        (REGISTRY if today else OLDER_ONLY)[name] = Property(
             name,
             rules,
             frozenset(needs),

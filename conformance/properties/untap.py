@@ -13,6 +13,7 @@ from conformance.properties.effects import (
     untap_step_controllers,
 )
 from conformance.properties.history import (
+    ceased_while_phased_out,
     in_game,
     phasing_instances,
     phasings,
@@ -102,8 +103,12 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
             c = view(step.after, b.id)
             if c is None or not b.on_battlefield:
                 continue
+            # A phased-out token may then cease to exist (702.25k, 217.8d, in
+            # the editions where it does): it did phase out, or stayed out.
+            ceased = ceased_while_phased_out(step, b.id)
             if b.id in going:
-                expect(c.phased_out, "702.26a", f"{at}, {b.id}", "it phases out", "phased in")
+                ok = c.phased_out or ceased
+                expect(ok, "702.26a", f"{at}, {b.id}", "it phases out", "phased in")
             # Cause from the history (702.26g, h): what phased out with its
             # host is not a phaser of its own.
             went = status[k].get(b.id)
@@ -119,9 +124,12 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
                 # Phasing in may leave it illegal: an Aura whose host phases
                 # out at the same time goes to the graveyard (704.5m); the
                 # position shows it, whether or not the engine logs events.
-                left = not c.on_battlefield and (
-                    bool(step.after.events_of("phased_in", b.id))
-                    or _aura_without_host(trace, step, b.id)
+                left = ceased or (
+                    not c.on_battlefield
+                    and (
+                        bool(step.after.events_of("phased_in", b.id))
+                        or _aura_without_host(trace, step, b.id)
+                    )
                 )
                 expect(
                     c.phased_in or left,

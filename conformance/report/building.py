@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from conformance import __version__
-from conformance.catalog import CATALOG, CATALOG_VERSION
+from conformance.catalog import CATALOG_VERSION, Edition
+from conformance.editions import CATALOGS, CURRENT
 from conformance.results import STATUSES, PropertyResult, Status
 
 #: Version of the report format; schemas/report.schema.json describes it.
-REPORT_FORMAT = 2
+#: 3: the edition of the rules certified (`edition`); a format 2 report is
+#: of today's rules (`edition_of`).
+REPORT_FORMAT = 3
 
 #: How a rule's status follows from its properties': the first that any has.
 _PRECEDENCE: tuple[Status, ...] = STATUSES
@@ -61,6 +64,15 @@ class RunInfo:
     missing: dict[str, str] = field(default_factory=dict)
     #: Optional observations the engine does not report (docs/observations.md).
     unreported: tuple[str, ...] = ()
+    #: The edition of the rules certified (conformance.editions).
+    edition: Edition = CURRENT
+
+
+def edition_of(report: dict[str, Any]) -> Edition:
+    """The edition a report certifies; reports before format 3 are of
+    today's rules."""
+    edition = report.get("edition", CURRENT)
+    return edition if edition in CATALOGS else CURRENT
 
 
 def this_machine() -> dict[str, Any]:
@@ -72,8 +84,9 @@ def this_machine() -> dict[str, Any]:
     }
 
 
-def replay_command(scenario_file: str, engine: str) -> str:
-    return f"phasecert replay {shlex.quote(scenario_file)} --engine {shlex.quote(engine)}"
+def replay_command(scenario_file: str, engine: str, edition: Edition = CURRENT) -> str:
+    command = f"phasecert replay {shlex.quote(scenario_file)} --engine {shlex.quote(engine)}"
+    return command if edition == CURRENT else f"{command} --edition {edition}"
 
 
 def rule_status(statuses: Iterable[Status]) -> Status:
@@ -109,14 +122,14 @@ def build_report(
     for result in results:
         for rule in result.rules:
             by_rule.setdefault(rule, []).append(result)
-    rules = [_rule_entry(rule, by_rule[rule]) for rule in _rule_order(by_rule)]
-    properties = [
-        _property_entry(r, info.engine, files.get(r.property), report_dir) for r in results
-    ]
+    catalog = CATALOGS[info.edition]
+    rules = [_rule_entry(rule, by_rule[rule], catalog) for rule in _rule_order(by_rule, catalog)]
+    properties = [_property_entry(r, info, files.get(r.property), report_dir) for r in results]
     return {
         "format": REPORT_FORMAT,
         "suite": {"name": "phasecert", "version": __version__},
         "catalog_version": CATALOG_VERSION,
+        "edition": info.edition,
         "engine": {
             "name": info.engine,
             "version": info.engine_version,
@@ -136,13 +149,15 @@ def build_report(
     }
 
 
-def _rule_order(rules: Iterable[str]) -> list[str]:
-    order = {rule: i for i, rule in enumerate(CATALOG)}
+def _rule_order(rules: Iterable[str], catalog: dict[str, Any]) -> list[str]:
+    order = {rule: i for i, rule in enumerate(catalog)}
     return sorted(rules, key=lambda r: (order.get(r, len(order)), r))
 
 
-def _rule_entry(rule: str, results: list[PropertyResult]) -> dict[str, Any]:
-    known = CATALOG.get(rule)
+def _rule_entry(
+    rule: str, results: list[PropertyResult], catalog: dict[str, Any]
+) -> dict[str, Any]:
+    known = catalog.get(rule)
     status = rule_status(r.status for r in results)
     missing = sorted({m for r in results for m in r.missing}) if status == "not-applicable" else []
     entry: dict[str, Any] = {
@@ -170,7 +185,7 @@ def _compared_rules(message: str) -> set[str]:
 
 
 def _property_entry(
-    result: PropertyResult, engine: str, scenario_file: str | None, report_dir: Path | None
+    result: PropertyResult, info: RunInfo, scenario_file: str | None, report_dir: Path | None
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "name": result.property,
@@ -190,7 +205,7 @@ def _property_entry(
         failure["replay"] = None
         if scenario_file:
             where = report_dir / scenario_file if report_dir else Path(scenario_file)
-            failure["replay"] = replay_command(where.as_posix(), engine)
+            failure["replay"] = replay_command(where.as_posix(), info.engine, info.edition)
         entry["failure"] = failure
     return entry
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.catalog import CATALOG
+from conformance.catalog import Rule
 from conformance.codec import DecodeError, from_data
 from conformance.describe import describe_scenario
+from conformance.editions import CATALOGS, EDITION_TITLES
 from conformance.escaping import for_markdown, markdown_code, markdown_fence
+from conformance.report.building import edition_of
 from conformance.scenario import Scenario
 
 #: How each status shows in Markdown: a sign that reads without colour.
@@ -40,8 +42,11 @@ def render_markdown(report: dict[str, Any]) -> str:
     summary = report["summary"]
     verdict = "conforms" if summary["conforms"] else "does not conform"
     host = for_markdown(str(report["machine"]["hostname"]))
+    edition = edition_of(report)
     lines = [
         f"# phasecert: {engine['name']} {engine['version']} {verdict}",
+        "",
+        f"Rules: the {EDITION_TITLES[edition]} edition (`--edition {edition}`).",
         "",
         f"Suite {report['suite']['version']}, rule catalog {report['catalog_version']}, "
         f"profile `{report['profile']}`, seed {_seed(report)}; "
@@ -78,7 +83,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     if failures:
         lines += ["", "## Failures"]
     for prop in failures:
-        lines += ["", *_failure_section(prop)]
+        lines += ["", *_failure_section(prop, CATALOGS[edition])]
     return "\n".join(lines) + "\n"
 
 
@@ -138,7 +143,7 @@ def _seed(report: dict[str, Any]) -> str:
     return "derandomized" if report["profile"] == "ci" else "random"
 
 
-def _failure_section(prop: dict[str, Any]) -> list[str]:
+def _failure_section(prop: dict[str, Any], catalog: dict[str, Rule]) -> list[str]:
     failure = prop["failure"]
     lines = [
         f'<a id="{anchor(prop["name"])}"></a>',
@@ -148,8 +153,8 @@ def _failure_section(prop: dict[str, Any]) -> list[str]:
         "",
     ]
     for rule in prop["rules"]:
-        if rule in CATALOG:
-            lines.append(f"> **{rule}**: {CATALOG[rule].summary}")
+        if rule in catalog:
+            lines.append(f"> **{rule}**: {catalog[rule].summary}")
     if prop["rules"]:
         lines.append("")
     if failure["where"]:

@@ -1,6 +1,8 @@
 """`reports/index.html` and `reports/index.md`: rules × engines over every
 report present, like wpt.fyi, so engines can be compared at a glance and each
-failing cell leads to its counterexample."""
+failing cell leads to its counterexample. An engine certified under several
+editions of the rules has a column per edition, side by side; each edition's
+rules are rows of their own (a rule another edition doesn't number shows —)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from conformance.catalog import CATALOG
 from conformance.differential import COMPARISON
+from conformance.editions import CATALOGS, CURRENT, EDITIONS
 from conformance.escaping import for_html, for_markdown
 from conformance.report.markdown import BADGES, anchor
 
@@ -36,6 +38,17 @@ class Column:
     @property
     def engine(self) -> str:
         return str(self.report["engine"]["name"])
+
+    @property
+    def edition(self) -> str:
+        """The edition of the rules the report certifies (format 2: today's)."""
+        edition = self.report.get("edition", CURRENT)
+        return edition if edition in CATALOGS else CURRENT
+
+    @property
+    def label(self) -> str:
+        """The column's heading: the engine, and the edition unless today's."""
+        return self.engine if self.edition == CURRENT else f"{self.engine} ({self.edition})"
 
     def rule(self, rule_id: str) -> dict[str, Any] | None:
         """The rule's entry; the comparison's row is its property's entry,
@@ -64,7 +77,10 @@ def load_columns(root: Path) -> list[Column]:
     A file that doesn't read is left out of the matrix, not fatal: the
     matrix is a view, and one broken report must not hide the others."""
     columns = [c for c in map(_read_column, sorted(root.glob("*/report.json"))) if c]
-    return sorted(columns, key=lambda c: (c.engine != "reference", c.engine))
+    return sorted(
+        columns,
+        key=lambda c: (c.engine != "reference", c.engine, EDITIONS.index(c.edition)),  # type: ignore[arg-type]
+    )
 
 
 def _read_column(path: Path) -> Column | None:
@@ -84,7 +100,8 @@ def _read_column(path: Path) -> Column | None:
 
 def _rule_ids(columns: list[Column]) -> list[str]:
     present = {r["id"] for c in columns for r in c.report["rules"]}
-    ordered = [r for r in CATALOG if r in present]
+    every = dict.fromkeys(r for catalog in CATALOGS.values() for r in catalog)
+    ordered = [r for r in every if r in present]
     compared = any(p["name"] == COMPARISON for c in columns for p in c.report["properties"])
     return ordered + sorted(present - set(ordered)) + ([COMPARISON_ROW] if compared else [])
 
@@ -92,9 +109,7 @@ def _rule_ids(columns: list[Column]) -> list[str]:
 def render_index_md(columns: list[Column]) -> str:
     if not columns:
         return "# phasecert results\n\nNo reports yet.\n"
-    head = " | ".join(
-        f"[{for_markdown(c.engine)}]({_href(c.directory)}/report.md)" for c in columns
-    )
+    head = " | ".join(f"[{for_markdown(c.label)}]({_href(c.directory)}/report.md)" for c in columns)
     lines = [
         "# phasecert results",
         "",
@@ -120,13 +135,13 @@ def _href(path: str) -> str:
 def render_index_html(columns: list[Column]) -> str:
     esc = for_html
     head = "".join(
-        f'<th scope="col"><a href="{esc(_href(c.directory))}/report.md">{esc(c.engine)}</a>'
+        f'<th scope="col"><a href="{esc(_href(c.directory))}/report.md">{esc(c.label)}</a>'
         f"<br><small>{esc(str(c.report['engine']['version']))}</small></th>"
         for c in columns
     )
     rows = []
     for rule_id in _rule_ids(columns):
-        summary = CATALOG[rule_id].summary if rule_id in CATALOG else ""
+        summary = next((c[rule_id].summary for c in CATALOGS.values() if rule_id in c), "")
         if rule_id == COMPARISON_ROW:
             summary = "step by step, the engine shows what the reference engine shows"
         cells = []
