@@ -34,23 +34,18 @@ MISSING: dict[C, str] = {
     ),
 }
 #: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses the card's text into "can't
-#: gain life", "can't lose life" and protection from everything, and a
-#: "You gain 3 life. Draw a card." spell leaves the protected player's life
-#: as it was; "Deal N damage to any target", "to each opponent", "Your life
-#: total becomes N" and "Exchange life totals with target player" parse too.
-#: Driving them (players as targets, life costs, the invented replacement
-#: cards) is the adapter's work left; until then they are "not applicable",
-#: for this reason, and no probe claims phase.rs lacks them.
+#: Protection whole, issue 12): phase.rs parses "As an additional cost to
+#: cast this spell, pay N life", the alternative cost "an opponent gains N
+#: life", multi-target spells, "Enchant player" Auras and the replacement
+#: abilities; driving them is the adapter's work left. Until then they are
+#: "not applicable", for this reason, and no probe claims phase.rs lacks them.
+#: (Teferi's Protection, the life spells and damage to players are driven:
+#: `players`.)
 NOT_YET_DRIVEN: dict[C, str] = {
     capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
     for capability in (
-        C.PLAYER_PROTECTION,
-        C.LIFE_LOCK,
-        C.LIFE_SPELLS,
         C.LIFE_COSTS,
         C.LIFE_REPLACEMENT,
-        C.PLAYER_DAMAGE,
         C.MULTI_TARGET,
         C.CAST_AURAS,
     )
@@ -88,6 +83,11 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COMBAT,
         C.LEAVE_GAME,
         C.DEFAULT_CONTROLLER,
+        # Teferi's Protection, life spells, damage to players (`players`).
+        C.PLAYER_PROTECTION,
+        C.LIFE_LOCK,
+        C.LIFE_SPELLS,
+        C.PLAYER_DAMAGE,
     }
 )
 

@@ -16,6 +16,7 @@ from typing import Any
 from adapters.phase_rs import cards
 from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.observing import Reader, lookup
+from adapters.phase_rs.players import PlayerActions
 from adapters.phase_rs.position import build
 from adapters.protocol import Inexpressible
 from conformance import actions as a
@@ -48,6 +49,7 @@ class PhaseRsGame:
             a.DeclareAttackers: self._declare_attackers,
             a.Concede: self._concede,
         }
+        self._play.update(PlayerActions(self).plays())
 
     # The protocol.
 

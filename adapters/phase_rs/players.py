@@ -1,0 +1,118 @@
+"""The player actions (Teferi's Protection whole) played by phase.rs: each
+is the engine's own card (`player_cards`) cast from hand and resolved by
+everyone passing priority, so protection from everything, "your life total
+can't change", damage prevention and lifelink are the engine's own rules
+(R2017-protection, R2017-life-no-effect, R2017-set-life, R2017-exchange,
+R2017-unpreventable)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from adapters.phase_rs import player_cards as pc
+from adapters.phase_rs.cards import CardSpec
+from conformance import actions as a
+
+if TYPE_CHECKING:
+    from adapters.phase_rs.game import PhaseRsGame
+
+#: A target as phase.rs names it: {"Object": id} or {"Player": seat}.
+Target = dict[str, int]
+
+
+class PlayerActions:
+    """Plays the player actions in `game` (see `plays`)."""
+
+    def __init__(self, game: PhaseRsGame) -> None:
+        self.game = game
+
+    def plays(self) -> dict[type, Callable[[Any], str | None]]:
+        return {
+            a.TeferisProtection: lambda x: self._cast(x.player, pc.TEFERIS_PROTECTION),
+            a.GainLife: lambda x: self._cast_amount(x.player, pc.GAIN_LIFE, x.amount),
+            a.LoseLife: lambda x: self._cast_amount(x.player, pc.LOSE_LIFE, x.amount),
+            a.SetLife: lambda x: self._cast_amount(x.player, pc.SET_LIFE, x.life),
+            a.ExchangeLife: self._exchange_life,
+            a.DealDamage: self._deal_damage,
+            a.DamageOpponents: self._damage_opponents,
+        }
+
+    def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
+        spec = specs.get(amount)
+        if spec is None:
+            return f"phase-rs adapter has no card for the amount {amount}"
+        return self._cast(caster, spec)
+
+    def _exchange_life(self, action: a.ExchangeLife) -> str | None:
+        """R2017-exchange: "Exchange life totals with target player."."""
+        refused = self.game._not_in_game(action.target)
+        return refused or self._cast(action.player, pc.EXCHANGE_LIFE, [{"Player": action.target}])
+
+    def _deal_damage(self, action: a.DealDamage) -> str | None:
+        """R2017-protection: the engine decides whether the target is legal
+        (a player with protection from everything isn't, 702.16b)."""
+        spec = pc.DEAL_DAMAGE.get(action.amount)
+        if spec is None:
+            return f"phase-rs adapter has no card dealing {action.amount} damage"
+        if isinstance(action.target, int):
+            refused = self.game._not_in_game(action.target)
+            return refused or self._cast(action.caster, spec, [{"Player": action.target}])
+        oid = self.game._oid(action.target)
+        if oid is None:
+            return f"{action.target} doesn't exist"
+        return self._cast(action.caster, spec, [{"Object": oid}])
+
+    def _damage_opponents(self, action: a.DamageOpponents) -> str | None:
+        spec = pc.DAMAGE_OPPONENTS.get((action.amount, action.unpreventable))
+        if spec is None:
+            return f"phase-rs adapter has no card dealing {action.amount} damage"
+        return self._cast(action.caster, spec)
+
+    def _cast(self, caster: int, spec: CardSpec, targets: list[Target] | None = None) -> str | None:
+        """Cast `spec` at `targets` and let it resolve; its draws are counted.
+        A target the engine doesn't offer refuses the spell, and the game is
+        restored as it was."""
+        game, driver = self.game, self.game.driver
+        refused = game._not_in_game(caster)
+        if refused is not None:
+            return refused
+        driver.ensure_in_hand([(caster, spec)])
+        start = len(driver.events)
+        driver.give_priority(caster)
+        hand = {o["id"] for o in driver.game.hand(caster) if o["name"] == spec.name}
+        move = next(
+            (m for m in driver.game.actions() if m.kind == "CastSpell" and m.object_id in hand),
+            None,
+        )
+        if move is None:
+            return f"player {caster} can't cast {spec.name} now"
+        snapshot = driver.game.state()
+        refused = self._choose(caster, move, targets or [])
+        if refused is not None:
+            driver.game = driver.database.load_game(snapshot)
+            del driver.events[start:]
+            return refused
+        driver.settle()
+        game._count_draws(start)
+        return None
+
+    def _choose(self, seat: int, move: Any, targets: list[Target]) -> str | None:
+        """Make `move` with `targets`. When only one target is legal the
+        engine picks it itself: a pick other than `targets` (say, the caster,
+        the other player having protection, 702.16b) refuses the spell."""
+        driver = self.game.driver
+        events = driver.apply(seat, move)
+        for target in targets:
+            waiting = driver.waiting()
+            if waiting["type"] != "TargetSelection":
+                break
+            if target not in waiting["data"]["selection"]["current_legal_targets"]:
+                return f"{target} is not a legal target"
+            events += driver.apply(seat, {"type": "ChooseTarget", "data": {"target": target}})
+        if driver.waiting()["type"] == "TargetSelection":
+            return f"phase.rs asks more targets than {targets}"
+        chosen = [e["data"]["target"] for e in events if e["type"] == "BecomesTarget"]
+        if sorted(map(str, chosen)) != sorted(map(str, targets)):
+            return f"{targets} are not legal targets (phase.rs chose {chosen})"
+        return None
