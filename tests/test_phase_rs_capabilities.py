@@ -134,6 +134,35 @@ SCENARIOS: dict[C, Scenario] = {
     C.LEAVE_GAME: scenario(
         (creature("c", owner=2, controller=2),), a.Concede(2), a.PassTurn(), players=3
     ),
+    # The player actions, with the engine's own cards (players.py), clear of
+    # the deviations they meet (D11, D12; test_phase_rs_players.py).
+    # R2017-protection: the damage is prevented, so lifelink gains nothing.
+    C.PLAYER_PROTECTION: scenario(
+        (creature("c"), creature("d", owner=1, controller=1)),
+        a.TeferisProtection(0),
+        a.DamageOpponents(1, 2),
+        *TWO_TURNS,
+    ),
+    # R2017-life-no-effect, R2017-set-life, R2017-exchange.
+    C.LIFE_LOCK: scenario(
+        (creature("c"),),
+        a.LoseLife(1, 3),
+        a.TeferisProtection(0),
+        a.GainLife(0, 2),
+        a.LoseLife(0, 1),
+        a.SetLife(0, 15),
+        a.ExchangeLife(0, 1),
+    ),
+    C.LIFE_SPELLS: scenario(
+        (), a.GainLife(0, 3), a.LoseLife(1, 2), a.SetLife(0, 12), a.ExchangeLife(0, 1)
+    ),
+    # 120.3a, 702.15b: damage to players; lifelink.
+    C.PLAYER_DAMAGE: scenario(
+        (creature("d", owner=1, controller=1),),
+        a.DealDamage(1, 0, 3),
+        a.DamageOpponents(0, 2, unpreventable=True),
+        a.DamageOpponents(1, 1),
+    ),
 }
 
 
