@@ -156,6 +156,9 @@ SCENARIOS: dict[C, Scenario] = {
     C.LIFE_SPELLS: scenario(
         (), a.GainLife(0, 3), a.LoseLife(1, 2), a.SetLife(0, 12), a.ExchangeLife(0, 1)
     ),
+    # 119.4: life paid as a cost (GiveLife's cost is paid by nobody in
+    # phase.rs, D13).
+    C.LIFE_COSTS: scenario((), a.PayLife(0, 2), a.PayLife(1, 0)),
     # 120.3a, 702.15b: damage to players; lifelink.
     C.PLAYER_DAMAGE: scenario(
         (creature("d", owner=1, controller=1),),

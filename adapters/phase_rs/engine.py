@@ -34,17 +34,14 @@ MISSING: dict[C, str] = {
     ),
 }
 #: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses "As an additional cost to
-#: cast this spell, pay N life", the alternative cost "an opponent gains N
-#: life", multi-target spells, "Enchant player" Auras and the replacement
-#: abilities; driving them is the adapter's work left. Until then they are
-#: "not applicable", for this reason, and no probe claims phase.rs lacks them.
-#: (Teferi's Protection, the life spells and damage to players are driven:
-#: `players`.)
+#: Protection whole, issue 12): phase.rs parses multi-target spells,
+#: "Enchant player" Auras and the replacement abilities; driving them is the
+#: adapter's work left. Until then they are "not applicable", for this
+#: reason, and no probe claims phase.rs lacks them. (Teferi's Protection,
+#: the life spells, life costs and damage to players are driven: `players`.)
 NOT_YET_DRIVEN: dict[C, str] = {
     capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
     for capability in (
-        C.LIFE_COSTS,
         C.LIFE_REPLACEMENT,
         C.MULTI_TARGET,
         C.CAST_AURAS,
@@ -83,10 +80,12 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COMBAT,
         C.LEAVE_GAME,
         C.DEFAULT_CONTROLLER,
-        # Teferi's Protection, life spells, damage to players (`players`).
+        # Teferi's Protection, life spells and costs, damage to players
+        # (`players`).
         C.PLAYER_PROTECTION,
         C.LIFE_LOCK,
         C.LIFE_SPELLS,
+        C.LIFE_COSTS,
         C.PLAYER_DAMAGE,
     }
 )

@@ -42,6 +42,29 @@ DEAL_DAMAGE = {
     n: _instant(f"PC Bolt {n}", f"PC Bolt {n} deals {n} damage to any target.") for n in AMOUNTS
 }
 
+#: R2017-pay-life (119.4): "pay N life" as an additional cost, N from 0.
+PAY_LIFE = {
+    n: _instant(
+        f"PC Pay {n}", f"As an additional cost to cast this spell, pay {n} life.\nDraw a card."
+    )
+    for n in range(0, 4)
+}
+#: R2017-gain-life-cost: Invigorate's alternative cost. Its mana cost is
+#: real ({5}, which no scenario's player can pay), so only the alternative
+#: cost casts it.
+GIVE_LIFE = {
+    n: CardSpec(
+        name=f"PC Gift {n}",
+        text=(
+            f"You may have an opponent gain {n} life rather than pay this spell's mana "
+            "cost.\nDraw a card."
+        ),
+        types=("Instant",),
+        mana="{5}",
+    )
+    for n in AMOUNTS
+}
+
 
 def _drain(n: int, unpreventable: bool) -> CardSpec:
     """R2017-protection, R2017-unpreventable: a lifelink spell (702.15b:
@@ -63,4 +86,6 @@ PLAYER_SPELLS: tuple[CardSpec, ...] = (
     EXCHANGE_LIFE,
     *DEAL_DAMAGE.values(),
     *DAMAGE_OPPONENTS.values(),
+    *PAY_LIFE.values(),
+    *GIVE_LIFE.values(),
 )

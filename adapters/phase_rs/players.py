@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from adapters.phase_rs import player_cards as pc
 from adapters.phase_rs.cards import CardSpec
+from adapters.protocol import Inexpressible
 from conformance import actions as a
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ class PlayerActions:
             a.ExchangeLife: self._exchange_life,
             a.DealDamage: self._deal_damage,
             a.DamageOpponents: self._damage_opponents,
+            a.PayLife: lambda x: self._cast_amount(x.player, pc.PAY_LIFE, x.amount),
+            a.GiveLife: self._give_life,
         }
 
     def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
@@ -69,7 +72,32 @@ class PlayerActions:
             return f"phase-rs adapter has no card dealing {action.amount} damage"
         return self._cast(action.caster, spec)
 
-    def _cast(self, caster: int, spec: CardSpec, targets: list[Target] | None = None) -> str | None:
+    def _give_life(self, action: a.GiveLife) -> str | None:
+        """R2017-gain-life-cost: the alternative cost "an opponent gains N
+        life". phase.rs offers no choice of opponent for it, so only a game
+        where `action.opponent` is the caster's one opponent expresses it."""
+        game = self.game
+        refused = game._not_in_game(action.player) or game._not_in_game(action.opponent)
+        if refused is not None or action.opponent == action.player:
+            return refused or "a player is not their own opponent"
+        gone = game.reader.left_game(game.driver.game)
+        if game.reader.players - len(gone) > 2:
+            raise Inexpressible(
+                f"phase.rs offers no choice of the opponent who gains life: player "
+                f"{action.player} has several"
+            )
+        spec = pc.GIVE_LIFE.get(action.amount)
+        if spec is None:
+            return f"phase-rs adapter has no card for the amount {action.amount}"
+        return self._cast(action.player, spec, alternative_cost=True)
+
+    def _cast(
+        self,
+        caster: int,
+        spec: CardSpec,
+        targets: list[Target] | None = None,
+        alternative_cost: bool = False,
+    ) -> str | None:
         """Cast `spec` at `targets` and let it resolve; its draws are counted.
         A target the engine doesn't offer refuses the spell, and the game is
         restored as it was."""
@@ -88,7 +116,7 @@ class PlayerActions:
         if move is None:
             return f"player {caster} can't cast {spec.name} now"
         snapshot = driver.game.state()
-        refused = self._choose(caster, move, targets or [])
+        refused = self._choose(caster, move, targets or [], alternative_cost)
         if refused is not None:
             driver.game = driver.database.load_game(snapshot)
             del driver.events[start:]
@@ -97,12 +125,24 @@ class PlayerActions:
         game._count_draws(start)
         return None
 
-    def _choose(self, seat: int, move: Any, targets: list[Target]) -> str | None:
-        """Make `move` with `targets`. When only one target is legal the
-        engine picks it itself: a pick other than `targets` (say, the caster,
-        the other player having protection, 702.16b) refuses the spell."""
+    def _choose(
+        self, seat: int, move: Any, targets: list[Target], alternative_cost: bool
+    ) -> str | None:
+        """Make `move` with `targets` (paying the spell's alternative cost if
+        asked to, 118.9). When only one target is legal the engine picks it
+        itself: a pick other than `targets` (say, the caster, the other player
+        having protection, 702.16b) refuses the spell. A cost the engine
+        won't take (119.4) refuses it too."""
         driver = self.game.driver
-        events = driver.apply(seat, move)
+        try:
+            events = driver.apply(seat, move)
+            if alternative_cost:
+                if driver.waiting()["type"] != "OptionalCostChoice":
+                    return "phase.rs offered no alternative cost"
+                decide = {"type": "DecideOptionalCost", "data": {"pay": True}}
+                events += driver.apply(seat, decide)
+        except (ValueError, RuntimeError) as e:
+            return f"phase.rs refused to cast it: {e}"
         for target in targets:
             waiting = driver.waiting()
             if waiting["type"] != "TargetSelection":
