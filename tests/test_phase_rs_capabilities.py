@@ -159,6 +159,19 @@ SCENARIOS: dict[C, Scenario] = {
     # 119.4: life paid as a cost (GiveLife's cost is paid by nobody in
     # phase.rs, D13).
     C.LIFE_COSTS: scenario((), a.PayLife(0, 2), a.PayLife(1, 0)),
+    # R2017-life-replacement: a gain replaced by draws, then under Teferi's
+    # Protection no gain to replace ("that player gains 2 life instead"
+    # goes to the wrong player in phase.rs, D14).
+    C.LIFE_REPLACEMENT: scenario(
+        (
+            Permanent(
+                "s", owner=1, controller=1, types=("enchantment",), abilities=("gain_to_draw",)
+            ),
+        ),
+        a.GainLife(0, 3),
+        a.TeferisProtection(0),
+        a.GainLife(0, 2),
+    ),
     # 120.3a, 702.15b: damage to players; lifelink.
     C.PLAYER_DAMAGE: scenario(
         (creature("d", owner=1, controller=1),),

@@ -34,15 +34,15 @@ MISSING: dict[C, str] = {
     ),
 }
 #: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses multi-target spells,
-#: "Enchant player" Auras and the replacement abilities; driving them is the
-#: adapter's work left. Until then they are "not applicable", for this
-#: reason, and no probe claims phase.rs lacks them. (Teferi's Protection,
-#: the life spells, life costs and damage to players are driven: `players`.)
+#: Protection whole, issue 12): phase.rs parses multi-target spells and
+#: "Enchant player" Auras; driving them is the adapter's work left. Until
+#: then they are "not applicable", for this reason, and no probe claims
+#: phase.rs lacks them. (Teferi's Protection, the life spells, life costs,
+#: the life replacement abilities and damage to players are driven:
+#: `players`, `cards`.)
 NOT_YET_DRIVEN: dict[C, str] = {
     capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
     for capability in (
-        C.LIFE_REPLACEMENT,
         C.MULTI_TARGET,
         C.CAST_AURAS,
     )
@@ -86,6 +86,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.LIFE_LOCK,
         C.LIFE_SPELLS,
         C.LIFE_COSTS,
+        C.LIFE_REPLACEMENT,
         C.PLAYER_DAMAGE,
     }
 )

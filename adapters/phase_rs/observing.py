@@ -118,7 +118,9 @@ class Reader:
     def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:
         """The engine's events about setup permanents and tokens. A resolved
         life gain (`LifeChanged`, then `EffectResolved` GainLife naming its
-        source) of a `TRIGGER_LIFE` amount is that source's trigger."""
+        source) of a `TRIGGER_LIFE` amount is that source's trigger, unless
+        it is what a replacement ability of that source did instead
+        (`ReplacementApplied`, R2017-replaced-by-life)."""
         raw = list(raw)
         left = {
             e["data"]["object_id"]
@@ -127,14 +129,20 @@ class Reader:
         }
         out: list[Event] = []
         life = 0
+        replacing: set[int] = set()
         for e in raw:
             kind, data = e["type"], e.get("data") or {}
+            if kind == "ReplacementApplied":
+                replacing.add(data["source_id"])
+                continue
             if kind == "LifeChanged":
                 life = data["amount"]
                 continue
             if kind == "EffectResolved" and data["kind"] == "GainLife":
                 pid = self.name_of(data["source_id"])
-                if pid is not None and life in _TRIGGER_BY_LIFE:
+                replaced = data["source_id"] in replacing
+                replacing.discard(data["source_id"])
+                if pid is not None and life in _TRIGGER_BY_LIFE and not replaced:
                     out.append(Event("trigger", pid, _TRIGGER_BY_LIFE[life]))
                 life = 0
                 continue
