@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 #: A target as phase.rs names it: {"Object": id} or {"Player": seat}.
 Target = dict[str, int]
+#: The targets of one "target" phrase of a spell: their kind ("Object" or
+#: "Player") and those chosen.
+Group = tuple[str, list[Target]]
 
 
 class PlayerActions:
@@ -98,9 +101,25 @@ class PlayerActions:
         targets: list[Target] | None = None,
         alternative_cost: bool = False,
     ) -> str | None:
-        """Cast `spec` at `targets` and let it resolve; its draws are counted.
-        A target the engine doesn't offer refuses the spell, and the game is
-        restored as it was."""
+        """Cast `spec` at `targets` and let it resolve; its draws are counted."""
+        start = len(self.game.driver.events)
+        groups = [(next(iter(t)), [t]) for t in targets or []]
+        refused = self._put_on_stack(caster, spec, groups, alternative_cost)
+        if refused is None:
+            self.game.driver.settle()
+            self.game._count_draws(start)
+        return refused
+
+    def _put_on_stack(
+        self,
+        caster: int,
+        spec: CardSpec,
+        groups: list[Group],
+        alternative_cost: bool = False,
+    ) -> str | None:
+        """Cast `spec` with one group of targets for each of its "target"
+        phrases (`Group`), and leave it on the stack. A target the engine doesn't offer
+        refuses the spell, and the game is restored as it was."""
         game, driver = self.game, self.game.driver
         refused = game._not_in_game(caster)
         if refused is not None:
@@ -116,23 +135,20 @@ class PlayerActions:
         if move is None:
             return f"player {caster} can't cast {spec.name} now"
         snapshot = driver.game.state()
-        refused = self._choose(caster, move, targets or [], alternative_cost)
+        refused = self._choose(caster, move, groups, alternative_cost)
         if refused is not None:
             driver.game = driver.database.load_game(snapshot)
             del driver.events[start:]
-            return refused
-        driver.settle()
-        game._count_draws(start)
-        return None
+        return refused
 
     def _choose(
-        self, seat: int, move: Any, targets: list[Target], alternative_cost: bool
+        self, seat: int, move: Any, groups: list[Group], alternative_cost: bool
     ) -> str | None:
-        """Make `move` with `targets` (paying the spell's alternative cost if
-        asked to, 118.9). When only one target is legal the engine picks it
-        itself: a pick other than `targets` (say, the caster, the other player
-        having protection, 702.16b) refuses the spell. A cost the engine
-        won't take (119.4) refuses it too."""
+        """Make `move` with its groups of targets (paying the spell's
+        alternative cost if asked to, 118.9). When only one target is legal
+        the engine picks it itself: a pick other than the targets (say, the
+        caster, the other player having protection, 702.16b) refuses the
+        spell. A cost the engine won't take (119.4) refuses it too."""
         driver = self.game.driver
         try:
             events = driver.apply(seat, move)
@@ -143,16 +159,35 @@ class PlayerActions:
                 events += driver.apply(seat, decide)
         except (ValueError, RuntimeError) as e:
             return f"phase.rs refused to cast it: {e}"
-        for target in targets:
+        for kind, group in groups:
+            refused = self._choose_group(seat, kind, group, events)
+            if refused is not None:
+                return refused
+        if driver.waiting()["type"] == "TargetSelection":
+            return f"phase.rs asks more targets than {groups}"
+        wanted = [t for _, group in groups for t in group]
+        chosen = [e["data"]["target"] for e in events if e["type"] == "BecomesTarget"]
+        if sorted(map(str, chosen)) != sorted(map(str, wanted)):
+            return f"{wanted} are not legal targets (phase.rs chose {chosen})"
+        return None
+
+    def _choose_group(
+        self, seat: int, kind: str, group: list[Target], events: list[Any]
+    ) -> str | None:
+        """One "any number of target ..." phrase (or a single target): its
+        targets, then no more (601.2c). The engine asks the phrases in order;
+        one it asks nothing for (it picked the only legal target itself, or
+        none is legal) is checked by the caller's `BecomesTarget` events."""
+        driver = self.game.driver
+        for target in group:
             waiting = driver.waiting()
             if waiting["type"] != "TargetSelection":
-                break
+                return None
             if target not in waiting["data"]["selection"]["current_legal_targets"]:
                 return f"{target} is not a legal target"
             events += driver.apply(seat, {"type": "ChooseTarget", "data": {"target": target}})
-        if driver.waiting()["type"] == "TargetSelection":
-            return f"phase.rs asks more targets than {targets}"
-        chosen = [e["data"]["target"] for e in events if e["type"] == "BecomesTarget"]
-        if sorted(map(str, chosen)) != sorted(map(str, targets)):
-            return f"{targets} are not legal targets (phase.rs chose {chosen})"
+        waiting = driver.waiting()
+        legal = waiting.get("data", {}).get("selection", {}).get("current_legal_targets", [])
+        if waiting["type"] == "TargetSelection" and any(kind in t for t in legal):
+            events += driver.apply(seat, {"type": "ChooseTarget", "data": {"target": None}})
         return None
