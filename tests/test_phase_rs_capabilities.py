@@ -172,6 +172,13 @@ SCENARIOS: dict[C, Scenario] = {
         a.TeferisProtection(0),
         a.GainLife(0, 2),
     ),
+    # 601.2c, R2017-protection-targets: two phrases of targets; a player
+    # answers with Teferi's Protection, making theirs illegal (608.2b).
+    C.MULTI_TARGET: scenario(
+        (creature("c"), creature("d", owner=1, controller=1)),
+        a.TapAndDamage(0, ("c", "d", 1), 2),
+        a.TapAndDamage(0, ("c", "d", 1), 1, protected_in_response=1),
+    ),
     # 120.3a, 702.15b: damage to players; lifelink.
     C.PLAYER_DAMAGE: scenario(
         (creature("d", owner=1, controller=1),),

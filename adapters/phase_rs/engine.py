@@ -34,18 +34,15 @@ MISSING: dict[C, str] = {
     ),
 }
 #: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses multi-target spells and
-#: "Enchant player" Auras; driving them is the adapter's work left. Until
-#: then they are "not applicable", for this reason, and no probe claims
-#: phase.rs lacks them. (Teferi's Protection, the life spells, life costs,
-#: the life replacement abilities and damage to players are driven:
+#: Protection whole, issue 12): phase.rs parses "Enchant player" Auras;
+#: casting one is the adapter's work left. Until then it is "not
+#: applicable", for this reason, and no probe claims phase.rs lacks it.
+#: (Teferi's Protection, the life spells, life costs, the life replacement
+#: abilities, damage to players and multi-target spells are driven:
 #: `players`, `cards`.)
 NOT_YET_DRIVEN: dict[C, str] = {
     capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
-    for capability in (
-        C.MULTI_TARGET,
-        C.CAST_AURAS,
-    )
+    for capability in (C.CAST_AURAS,)
 }
 #: Every capability the engine lacks, with why (reports print it).
 _REASONS: dict[C, str] = {**MISSING, **NOT_YET_DRIVEN}
@@ -88,6 +85,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.LIFE_COSTS,
         C.LIFE_REPLACEMENT,
         C.PLAYER_DAMAGE,
+        C.MULTI_TARGET,
     }
 )
 

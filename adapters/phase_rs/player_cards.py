@@ -65,6 +65,17 @@ GIVE_LIFE = {
     for n in AMOUNTS
 }
 
+#: R2017-targets, R2017-protection-targets: two "any number of target"
+#: phrases (601.2c), permanents then players.
+TAP_AND_DAMAGE = {
+    n: _instant(
+        f"PC Storm {n}",
+        f"Tap any number of target permanents. PC Storm {n} deals {n} damage to any "
+        "number of target players. Draw a card.",
+    )
+    for n in AMOUNTS
+}
+
 
 def _drain(n: int, unpreventable: bool) -> CardSpec:
     """R2017-protection, R2017-unpreventable: a lifelink spell (702.15b:
@@ -88,4 +99,5 @@ PLAYER_SPELLS: tuple[CardSpec, ...] = (
     *DAMAGE_OPPONENTS.values(),
     *PAY_LIFE.values(),
     *GIVE_LIFE.values(),
+    *TAP_AND_DAMAGE.values(),
 )

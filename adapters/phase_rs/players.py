@@ -42,6 +42,7 @@ class PlayerActions:
             a.DamageOpponents: self._damage_opponents,
             a.PayLife: lambda x: self._cast_amount(x.player, pc.PAY_LIFE, x.amount),
             a.GiveLife: self._give_life,
+            a.TapAndDamage: self._tap_and_damage,
         }
 
     def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
@@ -93,6 +94,41 @@ class PlayerActions:
         if spec is None:
             return f"phase-rs adapter has no card for the amount {action.amount}"
         return self._cast(action.player, spec, alternative_cost=True)
+
+    def _tap_and_damage(self, action: a.TapAndDamage) -> str | None:
+        """R2017-targets, R2017-protection-targets: the spell's two phrases
+        of targets; with `protected_in_response`, that player answers with
+        Teferi's Protection, and the engine decides what the spell then does
+        (608.2b)."""
+        spec = pc.TAP_AND_DAMAGE.get(action.amount)
+        if spec is None or len(set(action.targets)) != len(action.targets):
+            return f"phase-rs adapter has no card for {action}"
+        objects: list[Target] = []
+        players: list[Target] = []
+        for t in action.targets:
+            if isinstance(t, int):
+                refused = self.game._not_in_game(t)
+                if refused is not None:
+                    return refused
+                players.append({"Player": t})
+                continue
+            oid = self.game._oid(t)
+            if oid is None:
+                return f"{t} doesn't exist"
+            objects.append({"Object": oid})
+        driver, responder = self.game.driver, action.protected_in_response
+        start = len(driver.events)
+        groups = [("Object", objects), ("Player", players)]
+        refused = self._put_on_stack(action.caster, spec, groups)
+        if refused is not None:
+            return refused
+        if responder is not None:
+            response = self._put_on_stack(responder, pc.TEFERIS_PROTECTION, [])
+            if response is not None:
+                raise RuntimeError(f"phase.rs refused the response to TapAndDamage: {response}")
+        driver.settle()
+        self.game._count_draws(start)
+        return None
 
     def _cast(
         self,
