@@ -179,6 +179,16 @@ SCENARIOS: dict[C, Scenario] = {
         a.TapAndDamage(0, ("c", "d", 1), 2),
         a.TapAndDamage(0, ("c", "d", 1), 1, protected_in_response=1),
     ),
+    # 303.4a, R2017-protection: Auras cast at a player; the one on a player
+    # who gains protection goes (704.5m), the next can't target them.
+    C.CAST_AURAS: scenario(
+        (creature("c"),),
+        a.EnchantPlayer(1, "a1", 0),
+        a.EnchantPlayer(0, "a2", 0),
+        a.TeferisProtection(0),
+        a.EnchantPlayer(1, "a3", 1),
+        *TWO_TURNS,
+    ),
     # 120.3a, 702.15b: damage to players; lifelink.
     C.PLAYER_DAMAGE: scenario(
         (creature("d", owner=1, controller=1),),

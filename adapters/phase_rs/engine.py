@@ -33,19 +33,6 @@ MISSING: dict[C, str] = {
         "(probes/control_for_as_long_as_other.py)"
     ),
 }
-#: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses "Enchant player" Auras;
-#: casting one is the adapter's work left. Until then it is "not
-#: applicable", for this reason, and no probe claims phase.rs lacks it.
-#: (Teferi's Protection, the life spells, life costs, the life replacement
-#: abilities, damage to players and multi-target spells are driven:
-#: `players`, `cards`.)
-NOT_YET_DRIVEN: dict[C, str] = {
-    capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
-    for capability in (C.CAST_AURAS,)
-}
-#: Every capability the engine lacks, with why (reports print it).
-_REASONS: dict[C, str] = {**MISSING, **NOT_YET_DRIVEN}
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs
 #: parses (CONTROL_AS_LONG_AS without _OTHER). "Phases out until X leaves" is
@@ -77,8 +64,10 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.COMBAT,
         C.LEAVE_GAME,
         C.DEFAULT_CONTROLLER,
-        # Teferi's Protection, life spells and costs, damage to players
-        # (`players`).
+        # Teferi's Protection whole (issue 12): the engine's own cards for
+        # it, the life spells and costs, damage to players, multi-target
+        # spells and Auras cast at players (`players`, `player_cards`); the
+        # life replacement abilities are permanents' text (`cards`).
         C.PLAYER_PROTECTION,
         C.LIFE_LOCK,
         C.LIFE_SPELLS,
@@ -86,6 +75,7 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.LIFE_REPLACEMENT,
         C.PLAYER_DAMAGE,
         C.MULTI_TARGET,
+        C.CAST_AURAS,
     }
 )
 
@@ -95,7 +85,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = _REASONS
+    missing: dict[C, str] = MISSING
 
     def __init__(self) -> None:
         if importlib.util.find_spec("phase") is None:

@@ -51,6 +51,11 @@ class Reader:
     def name_of(self, oid: int) -> str | None:
         return self._names.get(oid)
 
+    def add_card(self, pid: str, oid: int) -> None:
+        """A card the suite cast onto the battlefield, now known by `pid`."""
+        self.ids[pid] = oid
+        self._names[oid] = pid
+
     def add_token(self, pid: str, oid: int) -> None:
         """A token the suite created (R2017-tokens), now known by `pid`."""
         self.ids[pid] = oid

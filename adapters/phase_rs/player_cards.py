@@ -76,6 +76,21 @@ TAP_AND_DAMAGE = {
     for n in AMOUNTS
 }
 
+#: 303.4a, R2017-protection: an Aura spell targeting a player. It has flash,
+#: as the suite's other spells are instants, so any player can cast it when
+#: they hold priority. Copies enough for the Auras of one scenario, each its
+#: own card (the driver fetches a spell by name).
+PLAYER_AURAS = tuple(
+    CardSpec(
+        name=f"PC Curse {k}",
+        text="Flash\nEnchant player",
+        types=("Enchantment",),
+        subtypes=("Aura",),
+        keywords=("Flash", "Enchant"),
+    )
+    for k in range(1, 4)
+)
+
 
 def _drain(n: int, unpreventable: bool) -> CardSpec:
     """R2017-protection, R2017-unpreventable: a lifelink spell (702.15b:
@@ -100,4 +115,5 @@ PLAYER_SPELLS: tuple[CardSpec, ...] = (
     *PAY_LIFE.values(),
     *GIVE_LIFE.values(),
     *TAP_AND_DAMAGE.values(),
+    *PLAYER_AURAS,
 )

@@ -30,6 +30,8 @@ class PlayerActions:
 
     def __init__(self, game: PhaseRsGame) -> None:
         self.game = game
+        #: The engine ids of the Auras cast (`_enchant_player`).
+        self._auras: set[int] = set()
 
     def plays(self) -> dict[type, Callable[[Any], str | None]]:
         return {
@@ -43,6 +45,7 @@ class PlayerActions:
             a.PayLife: lambda x: self._cast_amount(x.player, pc.PAY_LIFE, x.amount),
             a.GiveLife: self._give_life,
             a.TapAndDamage: self._tap_and_damage,
+            a.EnchantPlayer: self._enchant_player,
         }
 
     def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
@@ -129,6 +132,29 @@ class PlayerActions:
         driver.settle()
         self.game._count_draws(start)
         return None
+
+    def _enchant_player(self, action: a.EnchantPlayer) -> str | None:
+        """303.4a, R2017-protection: the Aura spell targets the player it
+        will enchant; resolved, it is known by `action.aura`."""
+        reader = self.game.reader
+        if not action.aura or action.aura in reader.ids:
+            return f"can't cast an Aura named {action.aura!r}"
+        cast = len(set(reader.ids.values()) & self._auras)
+        if cast >= len(pc.PLAYER_AURAS):
+            return f"phase-rs adapter has {len(pc.PLAYER_AURAS)} Aura cards a scenario"
+        refused = self.game._not_in_game(action.player)
+        spec = pc.PLAYER_AURAS[cast]
+        start = len(self.game.driver.events)
+        refused = refused or self._cast(action.caster, spec, [{"Player": action.player}])
+        entered = [
+            e["data"]["object_id"]
+            for e in self.game.driver.events[start:]
+            if e["type"] == "ZoneChanged" and e["data"]["to"] == "Battlefield"
+        ]
+        if refused is None and entered:
+            reader.add_card(action.aura, entered[0])
+            self._auras.add(entered[0])
+        return refused
 
     def _cast(
         self,
