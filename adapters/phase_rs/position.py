@@ -25,9 +25,6 @@ from conformance.setup import (
     SkipUntap,
 )
 
-#: One copy of each in every library: the suite's spells and the player
-#: actions' cards.
-DECK_SPELLS = (*SPELLS, *PLAYER_SPELLS)
 #: Filler cards on top of each library, enough for several draw steps.
 FILLER_CARDS = 5
 #: Counter kinds the engine spells differently from the suite.
@@ -69,10 +66,13 @@ def build(setup: Setup) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
     free of `setup_problems`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
-    database = card_database(frozenset([*cards.values(), *DECK_SPELLS, FILLER]))
+    # The player actions' cards are known to the engine but not in the
+    # libraries, which they would triple in size (every state export and
+    # load slower): `players` stocks a copy when an action needs it.
+    database = card_database(frozenset([*cards.values(), *SPELLS, *PLAYER_SPELLS, FILLER]))
     decks = [
         [cards[p.id].name for p in setup.permanents if p.owner == seat]
-        + [s.name for s in DECK_SPELLS]
+        + [s.name for s in SPELLS]
         + [FILLER.name] * FILLER_CARDS
         for seat in range(setup.players)
     ]
@@ -114,7 +114,7 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
         for p in setup.permanents:
             if p.owner == seat:
                 ids[p.id] = by_name[cards[p.id].name].pop(0)
-        library = by_name.pop(FILLER.name) + [by_name.pop(s.name).pop() for s in DECK_SPELLS]
+        library = by_name.pop(FILLER.name) + [by_name.pop(s.name).pop() for s in SPELLS]
         for oid in library:
             objects[str(oid)]["zone"] = "Library"
         player["hand"], player["library"], player["graveyard"] = [], library, []
