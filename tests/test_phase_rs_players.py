@@ -4,15 +4,18 @@ The player actions' capability scenarios are in test_phase_rs_capabilities."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip(
     "phase", reason="phase-python is not installed; pip install 'phasecert[phase-rs]'"
 )
 
-from adapters.phase_rs import PhaseRsEngine
+from adapters.phase_rs import PhaseRsEngine, cards
+from adapters.phase_rs import player_cards as pc
 from conformance import actions as a
-from conformance.setup import Permanent, Setup
+from conformance.setup import Ability, Permanent, Setup
 
 
 def test_a_protected_player_cant_be_targeted_and_the_game_stays() -> None:
@@ -44,3 +47,35 @@ def test_teferis_protection_phases_out_its_casters_permanents_directly() -> None
     assert not seen.permanent("d").phased_out
     game.perform(a.PassTurn())
     assert not game.perform(a.PassTurn()).permanent("c").phased_out
+
+
+@pytest.mark.parametrize("spec", pc.PLAYER_SPELLS, ids=lambda s: s.name)
+def test_every_player_card_parses_whole(spec: cards.CardSpec) -> None:
+    """The engine parses each card of the player actions, with nothing left
+    over (a card parsed into something else would test the wrong thing)."""
+    assert cards.unparsed(cards.face(spec)) == [], spec.text
+
+
+def test_teferis_protection_parses_into_its_three_effects() -> None:
+    """R2017-protection, R2017-life-no-effect: can't gain or lose life and
+    protection from everything for its caster, and a phase-out of all they
+    control (how long each lasts is the engine's parse: D11)."""
+    text = json.dumps(cards.face(pc.TEFERIS_PROTECTION))
+    for piece in ('"CantGainLife"', '"CantLoseLife"', '"Everything"', '"PhaseOut"'):
+        assert piece in text
+
+
+@pytest.mark.parametrize(
+    ("ability", "event", "effect"),
+    [("draw_to_life", "Draw", "GainLife"), ("gain_to_draw", "GainLife", "Draw")],
+)
+def test_life_replacements_are_replacement_abilities(
+    ability: Ability, event: str, effect: str
+) -> None:
+    """614.1a: each replaces the event of an opponent with its effect."""
+    p = Permanent("r", types=("enchantment",), abilities=(ability,))
+    face = cards.face(cards.permanent_card(p))
+    assert cards.unparsed(face) == []
+    [replacement] = face["replacements"]
+    assert (replacement["event"], replacement["valid_player"]) == (event, "Opponent")
+    assert replacement["execute"]["effect"]["type"] == effect
