@@ -14,6 +14,7 @@ pytest.importorskip(
 
 from adapters.phase_rs import PhaseRsEngine, cards
 from adapters.phase_rs import player_cards as pc
+from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.setup import Ability, Permanent, Setup
 
@@ -79,3 +80,14 @@ def test_life_replacements_are_replacement_abilities(
     [replacement] = face["replacements"]
     assert (replacement["event"], replacement["valid_player"]) == (event, "Opponent")
     assert replacement["execute"]["effect"]["type"] == effect
+
+
+def test_gain_life_cost_with_several_opponents_is_set_aside() -> None:
+    """R2017-gain-life-cost: phase.rs offers no choice of the opponent who
+    gains life for Invigorate's cost, so with two opponents the action can't
+    be expressed (not a refusal: the rules allow it); with one it is cast."""
+    game = PhaseRsEngine().start(Setup(players=3))
+    with pytest.raises(Inexpressible, match="no choice of the opponent"):
+        game.perform(a.GiveLife(0, 2, 1))
+    two = PhaseRsEngine().start(Setup())
+    assert two.perform(a.GiveLife(0, 1, 1)).refused is None
