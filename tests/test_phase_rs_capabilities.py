@@ -135,7 +135,7 @@ SCENARIOS: dict[C, Scenario] = {
         (creature("c", owner=2, controller=2),), a.Concede(2), a.PassTurn(), players=3
     ),
     # The player actions, with the engine's own cards (players.py), clear of
-    # the deviations they meet (D11, D12; test_phase_rs_players.py).
+    # the deviations they meet (D12, D13; test_phase_rs_players.py).
     # R2017-protection: the damage is prevented, so lifelink gains nothing.
     C.PLAYER_PROTECTION: scenario(
         (creature("c"), creature("d", owner=1, controller=1)),
@@ -157,11 +157,11 @@ SCENARIOS: dict[C, Scenario] = {
         (), a.GainLife(0, 3), a.LoseLife(1, 2), a.SetLife(0, 12), a.ExchangeLife(0, 1)
     ),
     # 119.4: life paid as a cost (GiveLife's cost is paid by nobody in
-    # phase.rs, D13).
+    # phase.rs, D14).
     C.LIFE_COSTS: scenario((), a.PayLife(0, 2), a.PayLife(1, 0)),
     # R2017-life-replacement: a gain replaced by draws, then under Teferi's
     # Protection no gain to replace ("that player gains 2 life instead"
-    # goes to the wrong player in phase.rs, D14).
+    # goes to the wrong player in phase.rs, D15).
     C.LIFE_REPLACEMENT: scenario(
         (
             Permanent(

@@ -60,7 +60,7 @@ def test_every_player_card_parses_whole(spec: cards.CardSpec) -> None:
 def test_teferis_protection_parses_into_its_three_effects() -> None:
     """R2017-protection, R2017-life-no-effect: can't gain or lose life and
     protection from everything for its caster, and a phase-out of all they
-    control (how long each lasts is the engine's parse: D11)."""
+    control (how long each lasts is the engine's parse: D12)."""
     text = json.dumps(cards.face(pc.TEFERIS_PROTECTION))
     for piece in ('"CantGainLife"', '"CantLoseLife"', '"Everything"', '"PhaseOut"'):
         assert piece in text

@@ -1,4 +1,4 @@
-"""D12 — R2017-unpreventable (615.12, 702.15b): "~ deals 2 damage to each
+"""D13 — R2017-unpreventable (615.12, 702.15b): "~ deals 2 damage to each
 opponent. This damage can't be prevented." deals its damage to a player with
 protection from everything; with lifelink its controller gains 2 life, though
 the protected player's life total doesn't change. phase.rs resolves "this
@@ -42,6 +42,6 @@ if lives[1] == 22:
     print("conformant: the damage was dealt and lifelink gained player 1 2 life")
     sys.exit(1)
 print(
-    "DEVIATION D12: the unpreventable damage to player 0 (protection from everything) "
+    "DEVIATION D13: the unpreventable damage to player 0 (protection from everything) "
     "was prevented: lifelink gained player 1 nothing"
 )

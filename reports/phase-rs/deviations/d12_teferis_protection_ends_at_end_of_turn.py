@@ -1,4 +1,4 @@
-"""D11 — R2017-protection (Teferi's Protection, 702.16b, 611.2a): "Until your
+"""D12 — R2017-protection (Teferi's Protection, 702.16b, 611.2a): "Until your
 next turn, ... you gain protection from everything" lasts until its caster's
 next turn. phase.rs gives the protection until end of turn only (its life
 clauses do last until that next turn): in the next player's turn, a spell
@@ -47,6 +47,6 @@ if {"Player": 0} not in legal + picked:
     print("conformant: player 0 still has protection from everything (can't be targeted)")
     sys.exit(1)
 print(
-    "DEVIATION D11: player 0's protection from everything from Teferi's Protection "
+    "DEVIATION D12: player 0's protection from everything from Teferi's Protection "
     "ended before player 0's next turn: Bolt can target player 0"
 )

@@ -1,4 +1,4 @@
-"""D14 — R2017-replaced-by-life (614.1a, 121.1): "If an opponent would draw a
+"""D15 — R2017-replaced-by-life (614.1a, 121.1): "If an opponent would draw a
 card, that player gains 2 life instead": the opponent who would draw gains
 the life. phase.rs gives the 2 life to the replacement's controller.
 
@@ -31,4 +31,4 @@ print(f"life totals after player 0's draw was replaced: {lives}; cards drawn {le
 if lives == [22, 20]:
     print("conformant: player 0, who would have drawn, gained the 2 life")
     sys.exit(1)
-print("DEVIATION D14: the 2 life went to player 1, the Font's controller, not to player 0")
+print("DEVIATION D15: the 2 life went to player 1, the Font's controller, not to player 0")

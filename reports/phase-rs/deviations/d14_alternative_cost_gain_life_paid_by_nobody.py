@@ -1,4 +1,4 @@
-"""D13 — R2017-gain-life-cost (118.9, 119.10): a spell cast for Invigorate's
+"""D14 — R2017-gain-life-cost (118.9, 119.10): a spell cast for Invigorate's
 alternative cost "you may have an opponent gain 3 life rather than pay this
 spell's mana cost" makes an opponent gain 3 life (and can't be cast that way
 if no opponent can gain life). phase.rs casts it for that cost and nobody
@@ -30,4 +30,4 @@ print(f"life totals after casting the Gift for its alternative cost: {lives}")
 if lives == [20, 23]:
     print("conformant: the opponent gained 3 life as the spell's cost")
     sys.exit(1)
-print("DEVIATION D13: the Gift was cast for 'an opponent gains 3 life' and nobody gained life")
+print("DEVIATION D14: the Gift was cast for 'an opponent gains 3 life' and nobody gained life")

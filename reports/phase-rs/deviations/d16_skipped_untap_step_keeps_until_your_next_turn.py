@@ -1,4 +1,4 @@
-"""D15 — R2017-skip-untap (611.2a, 500.1): "until your next turn" ends as that
+"""D16 — R2017-skip-untap (611.2a, 500.1): "until your next turn" ends as that
 turn begins, whether or not its untap step is skipped. phase.rs ends such
 effects in the untap step: when player 0 skips it, Teferi's Protection's
 "your life total can't change" outlasts the start of player 0's turn.
@@ -42,6 +42,6 @@ if life == 21:
     print("conformant: Teferi's Protection ended as player 0's turn began")
     sys.exit(1)
 print(
-    "DEVIATION D15: player 0's untap step was skipped, and Teferi's Protection's "
+    "DEVIATION D16: player 0's untap step was skipped, and Teferi's Protection's "
     "'your life total can't change' outlasted the start of player 0's turn"
 )
