@@ -173,6 +173,68 @@ SCENARIOS: dict[C, Scenario] = {
     C.LEAVE_GAME: scenario(
         (creature("c", owner=2, controller=2),), a.Concede(2), a.PassTurn(), players=3
     ),
+    # The player actions, with the engine's own cards (players.py), clear of
+    # the deviations they meet (D12, D13; test_phase_rs_players.py).
+    # R2017-protection: the damage is prevented, so lifelink gains nothing.
+    C.PLAYER_PROTECTION: scenario(
+        (creature("c"), creature("d", owner=1, controller=1)),
+        a.TeferisProtection(0),
+        a.DamageOpponents(1, 2),
+        *TWO_TURNS,
+    ),
+    # R2017-life-no-effect, R2017-set-life, R2017-exchange.
+    C.LIFE_LOCK: scenario(
+        (creature("c"),),
+        a.LoseLife(1, 3),
+        a.TeferisProtection(0),
+        a.GainLife(0, 2),
+        a.LoseLife(0, 1),
+        a.SetLife(0, 15),
+        a.ExchangeLife(0, 1),
+    ),
+    C.LIFE_SPELLS: scenario(
+        (), a.GainLife(0, 3), a.LoseLife(1, 2), a.SetLife(0, 12), a.ExchangeLife(0, 1)
+    ),
+    # 119.4: life paid as a cost (GiveLife's cost is paid by nobody in
+    # phase.rs, D14).
+    C.LIFE_COSTS: scenario((), a.PayLife(0, 2), a.PayLife(1, 0)),
+    # R2017-life-replacement: a gain replaced by draws, then under Teferi's
+    # Protection no gain to replace ("that player gains 2 life instead"
+    # goes to the wrong player in phase.rs, D15).
+    C.LIFE_REPLACEMENT: scenario(
+        (
+            Permanent(
+                "s", owner=1, controller=1, types=("enchantment",), abilities=("gain_to_draw",)
+            ),
+        ),
+        a.GainLife(0, 3),
+        a.TeferisProtection(0),
+        a.GainLife(0, 2),
+    ),
+    # 601.2c, R2017-protection-targets: two phrases of targets; a player
+    # answers with Teferi's Protection, making theirs illegal (608.2b).
+    C.MULTI_TARGET: scenario(
+        (creature("c"), creature("d", owner=1, controller=1)),
+        a.TapAndDamage(0, ("c", "d", 1), 2),
+        a.TapAndDamage(0, ("c", "d", 1), 1, protected_in_response=1),
+    ),
+    # 303.4a, R2017-protection: Auras cast at a player; the one on a player
+    # who gains protection goes (704.5m), the next can't target them.
+    C.CAST_AURAS: scenario(
+        (creature("c"),),
+        a.EnchantPlayer(1, "a1", 0),
+        a.EnchantPlayer(0, "a2", 0),
+        a.TeferisProtection(0),
+        a.EnchantPlayer(1, "a3", 1),
+        *TWO_TURNS,
+    ),
+    # 120.3a, 702.15b: damage to players; lifelink.
+    C.PLAYER_DAMAGE: scenario(
+        (creature("d", owner=1, controller=1),),
+        a.DealDamage(1, 0, 3),
+        a.DamageOpponents(0, 2, unpreventable=True),
+        a.DamageOpponents(1, 1),
+    ),
 }
 
 

@@ -10,7 +10,7 @@ from importlib import metadata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from adapters.phase_rs import CAPABILITIES, MISSING, NOT_YET_DRIVEN, PhaseRsEngine
+from adapters.phase_rs import CAPABILITIES, MISSING, PhaseRsEngine
 from adapters.phase_rs.engine import INSTALL_HINT
 from adapters.protocol import Engine, Inexpressible
 from conformance import actions as a
@@ -50,12 +50,10 @@ def test_engine_is_named_and_versioned() -> None:
 
 
 def test_every_capability_is_declared_or_missing_with_a_reason() -> None:
-    """Missing: phase.rs lacks it (a probe shows it); not yet driven:
-    phase.rs has it and the adapter doesn't play it yet (reports say so)."""
+    """Missing: phase.rs lacks it, a probe shows it (tests/test_phase_rs_probes.py)."""
     assert not CAPABILITIES & MISSING.keys()
-    assert not (CAPABILITIES | MISSING.keys()) & NOT_YET_DRIVEN.keys()
-    assert CAPABILITIES | MISSING.keys() | NOT_YET_DRIVEN.keys() == set(Capability)
-    assert all(reason for reason in (*MISSING.values(), *NOT_YET_DRIVEN.values()))
+    assert CAPABILITIES | MISSING.keys() == set(Capability)
+    assert all(reason for reason in MISSING.values())
 
 
 @requires_phase

@@ -7,6 +7,6 @@ does, and says how to install it.
 
 from __future__ import annotations
 
-from adapters.phase_rs.engine import CAPABILITIES, MISSING, NOT_YET_DRIVEN, PhaseRsEngine
+from adapters.phase_rs.engine import CAPABILITIES, MISSING, PhaseRsEngine
 
-__all__ = ["CAPABILITIES", "MISSING", "NOT_YET_DRIVEN", "PhaseRsEngine"]
+__all__ = ["CAPABILITIES", "MISSING", "PhaseRsEngine"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from conformance.setup import TAP_LIFE, TRIGGER_LIFE, Ability, DurationKind, Permanent
+from conformance.setup import DRAW_LIFE, TAP_LIFE, TRIGGER_LIFE, Ability, DurationKind, Permanent
 
 #: The noun an ability uses to name its own permanent ("this Aura").
 _NOUN = {"aura": "Aura", "equipment": "Equipment", "fortification": "Fortification"}
@@ -89,6 +89,11 @@ def _ability_line(ability: Ability, noun: str) -> str:
         "anthem": "Other creatures you control get +1/+1.",
         "tap_gain_life": f"{{T}}: You gain {TAP_LIFE} life.",
         "phases_in_tap": f"Whenever {noun} phases in, tap it.",
+        # R2017-replaced-by-life, R2017-life-replacement (614.1a).
+        "draw_to_life": (
+            f"If an opponent would draw a card, that player gains {DRAW_LIFE} life instead."
+        ),
+        "gain_to_draw": "If an opponent would gain life, you draw that many cards instead.",
     }
     return lines[ability]
 

@@ -33,30 +33,6 @@ MISSING: dict[C, str] = {
         "(probes/control_for_as_long_as_other.py)"
     ),
 }
-#: Capabilities phase.rs has but this adapter doesn't drive yet (Teferi's
-#: Protection whole, issue 12): phase.rs parses the card's text into "can't
-#: gain life", "can't lose life" and protection from everything, and a
-#: "You gain 3 life. Draw a card." spell leaves the protected player's life
-#: as it was; "Deal N damage to any target", "to each opponent", "Your life
-#: total becomes N" and "Exchange life totals with target player" parse too.
-#: Driving them (players as targets, life costs, the invented replacement
-#: cards) is the adapter's work left; until then they are "not applicable",
-#: for this reason, and no probe claims phase.rs lacks them.
-NOT_YET_DRIVEN: dict[C, str] = {
-    capability: "phase.rs parses it, the phase-rs adapter doesn't drive it yet (issue 12)"
-    for capability in (
-        C.PLAYER_PROTECTION,
-        C.LIFE_LOCK,
-        C.LIFE_SPELLS,
-        C.LIFE_COSTS,
-        C.LIFE_REPLACEMENT,
-        C.PLAYER_DAMAGE,
-        C.MULTI_TARGET,
-        C.CAST_AURAS,
-    )
-}
-#: Every capability the engine lacks, with why (reports print it).
-_REASONS: dict[C, str] = {**MISSING, **NOT_YET_DRIVEN}
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs
 #: parses (CONTROL_AS_LONG_AS without _OTHER). "Phases out until X leaves" is
@@ -94,6 +70,18 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.BLOCKING,
         C.DAMAGE_MARKED,
         C.LEGEND_RULE,
+        # Teferi's Protection whole (issue 12): the engine's own cards for
+        # it, the life spells and costs, damage to players, multi-target
+        # spells and Auras cast at players (`players`, `player_cards`); the
+        # life replacement abilities are permanents' text (`cards`).
+        C.PLAYER_PROTECTION,
+        C.LIFE_LOCK,
+        C.LIFE_SPELLS,
+        C.LIFE_COSTS,
+        C.LIFE_REPLACEMENT,
+        C.PLAYER_DAMAGE,
+        C.MULTI_TARGET,
+        C.CAST_AURAS,
     }
 )
 
@@ -103,7 +91,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = _REASONS
+    missing: dict[C, str] = MISSING
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})

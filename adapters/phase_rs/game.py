@@ -17,6 +17,7 @@ from typing import Any
 from adapters.phase_rs import cards
 from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.observing import Reader, lookup
+from adapters.phase_rs.players import PlayerActions
 from adapters.phase_rs.position import build
 from adapters.protocol import Inexpressible
 from conformance import actions as a
@@ -53,6 +54,7 @@ class PhaseRsGame:
             a.DeclareBlockers: self._declare_blockers,
             a.DealDamage: self._deal_damage,
         }
+        self._play.update(PlayerActions(self).plays())
 
     # The protocol.
 

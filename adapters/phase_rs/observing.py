@@ -51,6 +51,11 @@ class Reader:
     def name_of(self, oid: int) -> str | None:
         return self._names.get(oid)
 
+    def add_card(self, pid: str, oid: int) -> None:
+        """A card the suite cast onto the battlefield, now known by `pid`."""
+        self.ids[pid] = oid
+        self._names[oid] = pid
+
     def add_token(self, pid: str, oid: int) -> None:
         """A token the suite created (R2017-tokens), now known by `pid`."""
         self.ids[pid] = oid
@@ -119,8 +124,10 @@ class Reader:
     def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:
         """The engine's events about setup permanents and tokens. A resolved
         life gain (`LifeChanged`, then `EffectResolved` GainLife naming its
-        source) of a `TRIGGER_LIFE` amount is that source's trigger, and a
-        resolved `Tap` effect its "whenever this phases in, tap it"."""
+        source) of a `TRIGGER_LIFE` amount is that source's trigger, unless
+        it is what a replacement ability of that source did instead
+        (`ReplacementApplied`, R2017-replaced-by-life); a resolved `Tap`
+        effect is its "whenever this phases in, tap it"."""
         raw = list(raw)
         left = {
             e["data"]["object_id"]
@@ -129,14 +136,20 @@ class Reader:
         }
         out: list[Event] = []
         life = 0
+        replacing: set[int] = set()
         for e in raw:
             kind, data = e["type"], e.get("data") or {}
+            if kind == "ReplacementApplied":
+                replacing.add(data["source_id"])
+                continue
             if kind == "LifeChanged":
                 life = data["amount"]
                 continue
             if kind == "EffectResolved" and data["kind"] == "GainLife":
                 pid = self.name_of(data["source_id"])
-                if pid is not None and life in _TRIGGER_BY_LIFE:
+                replaced = data["source_id"] in replacing
+                replacing.discard(data["source_id"])
+                if pid is not None and life in _TRIGGER_BY_LIFE and not replaced:
                     out.append(Event("trigger", pid, _TRIGGER_BY_LIFE[life]))
                 life = 0
                 continue

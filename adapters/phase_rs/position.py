@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_database, permanent_card
+from adapters.phase_rs.player_cards import PLAYER_SPELLS
 from conformance.setup import (
     STARTING_LIFE,
     BoostEffect,
@@ -65,7 +66,10 @@ def build(setup: Setup) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
     free of `setup_problems`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
-    database = card_database(frozenset([*cards.values(), *SPELLS, FILLER]))
+    # The player actions' cards are known to the engine but not in the
+    # libraries, which they would triple in size (every state export and
+    # load slower): `players` stocks a copy when an action needs it.
+    database = card_database(frozenset([*cards.values(), *SPELLS, *PLAYER_SPELLS, FILLER]))
     decks = [
         [cards[p.id].name for p in setup.permanents if p.owner == seat]
         + [s.name for s in SPELLS]

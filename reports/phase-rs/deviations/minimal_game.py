@@ -178,3 +178,17 @@ def next_main_phase(game: Any) -> list[dict[str, Any]]:
             move = {"type": "PassPriority"}
         events += game.apply(seat, move).events
     return events
+
+
+def cast_untargeted(game: Any, seat: int, name: str, alternative_cost: bool = False) -> list[Any]:
+    """`seat` casts the spell `name` from hand with no target (for its
+    alternative cost, if asked), and everyone passes until it has resolved;
+    returns the engine's events of the cast."""
+    hand = [o["id"] for o in game.hand(seat) if o["name"] == name]
+    move = next(m for m in game.actions() if m.kind == "CastSpell" and m.object_id in hand)
+    events = list(game.apply(seat, move).events)
+    if alternative_cost:
+        decide = {"type": "DecideOptionalCost", "data": {"pay": True}}
+        events += game.apply(seat, decide).events
+    resolve_stack(game)
+    return events
