@@ -22,7 +22,7 @@ import contextlib
 import json
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -123,9 +123,8 @@ def kills(mutants: Iterable[str] = ()) -> list[tuple[str, str]]:
     """(mutant, property) for every property each mutant must kill; all
     mutants if none named."""
     names = list(mutants) or list(MUTANTS)
-    unknown = [n for n in names if n not in MUTANTS]
-    if unknown:
-        raise ValueError(f"no mutant named {', '.join(unknown)}; see: phasecert engines")
+    for name in names:
+        mutant_engine(name)  # EngineNotFound names the mutants there are
     return [(n, p) for n in names for p in MUTANTS[n].kills]
 
 
@@ -185,24 +184,37 @@ def write(rows: Sequence[Detection], seeds: int, out: Path) -> None:
     )
 
 
+def _count_of(what: str, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if text.isdigit() and 1 <= int(text) <= high:
+            return int(text)
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {what} from 1 to {high}")
+
+    return parse
+
+
 def arguments(command: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    command.add_argument("--out", type=Path, default=Path("reports/detection.md"))
-    command.add_argument("--mutant", action="append", default=[], help="repeatable; default all")
-    command.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help="random runs per pair")
-    command.add_argument("--jobs", type=int, default=1, help="processes")
+    command.add_argument(
+        "--out", type=Path, default=Path("reports/detection.md"), help="the table (.md)"
+    )
+    command.add_argument(
+        "--mutant", action="append", default=[], metavar="NAME", help="repeatable; default all"
+    )
+    command.add_argument(
+        "--seeds", type=_count_of("seeds", 1000), default=DEFAULT_SEEDS, help="random runs per pair"
+    )
+    command.add_argument("--jobs", type=_count_of("processes", 64), default=1, help="processes")
     return command
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure, write; exit 1 if a mutant is not found in budget."""
-    if args.seeds < 1 or args.jobs < 1:
-        print("detection: --seeds and --jobs must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        pairs = kills(args.mutant)
-    except ValueError as e:
-        print(f"detection: {e}", file=sys.stderr)
-        return 2
+    """Measure, write the table; exit 1 if a mutant is not found in budget,
+    2 on a usage error (an unknown mutant: EngineNotFound)."""
+    from conformance.cli.checks import UsageFailure
+
+    if args.out.suffix != ".md":
+        raise UsageFailure(f"--out {args.out}: expected a .md file (the JSON goes beside it)")
+    pairs = kills(args.mutant)
     rows = measure_all(pairs, args.seeds, args.jobs)
     write(rows, args.seeds, args.out)
     missed = [f"{r.mutant}/{r.prop}" for r in rows if not r.within_budget]
@@ -213,4 +225,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(run(arguments(argparse.ArgumentParser(prog="conformance.detection")).parse_args()))
+    from conformance.cli import main
+
+    sys.exit(main(["detection", *sys.argv[1:]]))
