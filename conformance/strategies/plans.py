@@ -207,3 +207,18 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
     gone = pick(draw, [a.Destroy(player, host), a.DestroyAll(player), a.PhaseOut(player, (host,))])
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
+
+
+def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26a, 611.2: a player gains control of a permanent with phasing
+    "until your next turn", then turns pass up to that player's untap step:
+    the effect ended as their turn began, so the permanent doesn't phase
+    out under them there (its controller's untap step is another's)."""
+    phasing = [p for p in setup.permanents if p.phasing and p.phased_out is None]
+    if not phasing or setup.players < 2:
+        return setup, ()
+    target = pick(draw, phasing)
+    borrower = pick(draw, [i for i in range(setup.players) if i != target.controller])
+    turns = (borrower - setup.active) % setup.players or setup.players
+    grant = a.GainControl(borrower, target.id, Duration("your_next_turn"))
+    return setup, (grant, *(a.PassTurn(),) * turns)
