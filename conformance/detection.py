@@ -173,7 +173,9 @@ def write(rows: Sequence[Detection], seeds: int, out: Path) -> None:
         "median_target": MEDIAN_TARGET,
         "seeds": seeds,
         "detections": [
-            {**asdict(r), "median": r.median if r.worst is not None else None} for r in rows
+            # JSON has no infinity: a median of misses is null.
+            {**asdict(r), "median": None if r.median == float("inf") else r.median}
+            for r in rows
         ],
     }
     write_files_atomically(
