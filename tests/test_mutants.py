@@ -5,7 +5,6 @@ counterexample; every property and every catalog rule has a mutant."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import settings
 
 from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import reference_of
@@ -18,10 +17,10 @@ from conformance.scenario import Scenario
 
 KILLS = [(m.name, prop) for m in MUTANTS.values() for prop in m.kills]
 
-#: The ci profile's derandomized examples, continued up to 300: generation
-#: stops at the first failure, so this costs time only on a mutant that
-#: would otherwise survive.
-META = settings(profile("ci"), max_examples=300)
+#: The ci profile itself: every mutant must be caught within the examples
+#: an engine is certified on (reports/detection.md counts how many each
+#: needs: `phasecert detection`).
+META = profile("ci")
 
 
 @pytest.mark.parametrize(("mutant", "prop"), KILLS, ids=[f"{m}-{p}" for m, p in KILLS])

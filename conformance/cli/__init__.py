@@ -125,6 +125,16 @@ def parser() -> argparse.ArgumentParser:
     rules.add_argument("--edition", default=CURRENT, choices=EDITIONS, help="default current")
     sub.add_parser("engines", help="the engine adapters found, with version and capabilities")
 
+    from conformance.detection import arguments as detection_arguments
+
+    detection_arguments(
+        sub.add_parser(
+            "detection",
+            help="count the examples to each mutant's first failure (ci and random seeds) "
+            "and write the table",
+        )
+    )
+
     merge = sub.add_parser("merge", help="combine shard reports of one engine into one")
     merge.add_argument("reports", nargs="+", metavar="REPORT", help="shard report.json files")
     merge.add_argument(
@@ -176,6 +186,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 def _main(argv: Sequence[str] | None) -> int:
     from adapters.discovery import EngineNotFound
+    from conformance import detection
     from conformance.baseline import BaselineError
     from conformance.cli import certify, engine_check, listing, merging, replaying, serving
     from conformance.cli.isolation import InfrastructureFailure
@@ -190,6 +201,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "engines": lambda _: listing.list_engines(),
         "serve": lambda a: serving.serve_stdio(a.engine),
         "check-engine": lambda a: engine_check.check_engine(a.engine, timeout=a.engine_timeout),
+        "detection": detection.run,
     }
     try:
         return commands[args.command](args)

@@ -115,17 +115,22 @@ def _phase_out_then_destroy_all(
     """A creature phases out, plainly or until another creature leaves the
     battlefield (610.4: the sweep then phases it in), then "destroy all
     creatures"; a token is created first when no other creature would be
-    there to destroy."""
+    there to destroy (and to be the source)."""
     creatures = [p for p in setup.permanents if p.is_creature and p.phased_out is None]
     if not creatures or C.TARGETING not in caps:
         return ()
     x = pick(draw, creatures)
+    others = [(p.controller, p.id) for p in creatures if p.id != x.id]
+    token: tuple[a.Action, ...] = ()
+    if not others and C.TOKENS in caps:
+        token, others = (a.CreateToken(0, "t1", 0),), [(0, "t1")]
     out: a.Action = a.PhaseOut(x.controller, (x.id,))
-    sources = [p for p in setup.permanents if p.phased_out is None and p.id != x.id]
-    if C.PHASE_OUT_UNTIL in caps and sources and pick(draw, (False, True)):
-        source = pick(draw, sources)
-        out = a.PhaseOutUntil(source.controller, source.id, x.id)
-    token = () if len(creatures) > 1 or C.TOKENS not in caps else (a.CreateToken(0, "t1", 0),)
+    if C.PHASE_OUT_UNTIL in caps and others and pick(draw, (False, True)):
+        # The source is a creature: it dies in the sweep, which phases x in
+        # while the sweep is under way (an engine destroying one at a time
+        # then sees x).
+        controller, source = pick(draw, others)
+        out = a.PhaseOutUntil(controller, source, x.id)
     return (*token, out, a.DestroyAll(x.controller))
 
 

@@ -359,6 +359,9 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
         min_permanents=2,
         max_permanents=4,
         permanent_kinds=("creature", "aura", "equipment"),
+        # A creature with an Aura first: what is attached phases out and in
+        # with it indirectly, and triggers too (702.26g).
+        lead=("creature", "aura"),
     ),
     exercised=_a_phase_trigger_gained_life,
     reads={"events", "life"},

@@ -26,6 +26,7 @@ from conformance.properties.history import (
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import scenarios
+from conformance.strategies.plans import borrow_until_next_turn, planned_scenarios
 
 _NO_SKIP = {C.SKIP_UNTAP}
 #: PassTurn three times among the kinds: action kinds are drawn uniformly,
@@ -83,8 +84,11 @@ def _an_untap_step_phased(trace: Trace) -> bool:
 
 @rule_property(
     "702.26a",
-    scenarios=lambda caps: scenarios(
+    # Borrowed until the borrower's next turn, first: whose untap step a
+    # permanent phases out in depends on effects that end as a turn begins.
+    scenarios=lambda caps: planned_scenarios(
         _without(caps, _NO_SKIP | {C.LEAVE_GAME}),
+        borrow_until_next_turn,
         kinds=(*_TURNS, a.PhaseOut, a.PhaseOutAll, a.GainControl, a.PhaseOutUntil, a.Destroy),
         min_actions=2,
         min_permanents=1,

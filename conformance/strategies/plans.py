@@ -131,21 +131,33 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
 
 def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """610.4, R2017-until-leaves: X phases out until S leaves the battlefield;
-    then S is destroyed, or phases out and turns may pass until it phases in
-    again (neither is leaving); later X may be phased out again."""
-    ids = _phased_in(setup)
+    then S is destroyed, or phases out or stays, and turns pass up to X's
+    controller's untap step (phasing out is not leaving: X doesn't phase in
+    there); later X may be phased out again."""
+    # Any two unattached permanents, phased in for the plan if they weren't.
+    ids = [p.id for p in setup.permanents if p.attached_to is None]
     if len(ids) < 2:
         return setup, ()
     source = pick(draw, ids)
     x = pick(draw, [t for t in ids if t != source])
+    setup = _with_phased_in(setup, {source, x})
     player = _controller(setup, source)
-    then = pick(
-        draw,
-        [a.Destroy(player, source), a.DestroyAll(player), a.PhaseOut(player, (source,))],
-    )
-    turns = integer(draw, 0, setup.players) if isinstance(then, a.PhaseOut) else 0
+    leaves: list[a.Action | None] = [
+        a.Destroy(player, source),
+        a.DestroyAll(player),
+        a.PhaseOut(player, (source,)),
+        None,  # S stays
+    ]
+    then = pick(draw, leaves)
+    turns = 0
+    if then is None or isinstance(then, a.PhaseOut):
+        # S is still there (in or out) when x's controller's untap step
+        # comes: x stays out.
+        owed = (_controller(setup, x) - setup.active) % setup.players or setup.players
+        turns = integer(draw, owed, setup.players)
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
-    return setup, (a.PhaseOutUntil(player, source, x), then, *(a.PassTurn(),) * turns, *again)
+    played = (a.PhaseOutUntil(player, source, x), *([] if then is None else [then]))
+    return setup, (*played, *(a.PassTurn(),) * turns, *again)
 
 
 def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | None:
@@ -165,13 +177,21 @@ def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | 
     if not pairs:
         return None
     attachment, host = pick(draw, pairs)
-    back = {host}
+    return _with_phased_in(setup, {host}), attachment, host
+
+
+def _with_phased_in(setup: Setup, ids: set[str]) -> Setup:
+    """`setup` with the permanents `ids` phased in, and what phased out with
+    them (702.26g); the same setup if they all were."""
+    back = {p.id for p in setup.permanents if p.id in ids and p.phased_out is not None}
+    if not back:
+        return setup
     for p in setup.permanents:  # hosts come first: one pass finds the chain
         out = p.phased_out
         if p.attached_to in back and out is not None and out.cause == "indirect":
             back.add(p.id)
     permanents = tuple(replace(p, phased_out=None) if p.id in back else p for p in setup.permanents)
-    return replace(setup, permanents=permanents), attachment, host
+    return replace(setup, permanents=permanents)
 
 
 def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -207,3 +227,18 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
     gone = pick(draw, [a.Destroy(player, host), a.DestroyAll(player), a.PhaseOut(player, (host,))])
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
+
+
+def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26a, 611.2: a player gains control of a permanent with phasing
+    "until your next turn", then turns pass up to that player's untap step:
+    the effect ended as their turn began, so the permanent doesn't phase
+    out under them there (its controller's untap step is another's)."""
+    phasing = [p for p in setup.permanents if p.phasing and p.phased_out is None]
+    if not phasing or setup.players < 2:
+        return setup, ()
+    target = pick(draw, phasing)
+    borrower = pick(draw, [i for i in range(setup.players) if i != target.controller])
+    turns = (borrower - setup.active) % setup.players or setup.players
+    grant = a.GainControl(borrower, target.id, Duration("your_next_turn"))
+    return setup, (grant, *(a.PassTurn(),) * turns)
