@@ -15,6 +15,9 @@ And an engine may say which observations it does not report, in an optional
 draw count, ...): the comparison with the reference engine then ignores
 those fields, and a property that reads one is "not applicable" instead of
 passing or failing on values the engine never meant (docs/observations.md).
+
+And it may cap the boards `phasecert bench` gives it, in an optional
+`bench_max_size` (permanents).
 """
 
 from __future__ import annotations
@@ -106,3 +109,18 @@ def unreported_observations(engine: Any) -> frozenset[str]:
             known = ", ".join(OPTIONAL_OBSERVATIONS)
             raise ValueError(f"`unreported` names {name!r}, not an optional observation ({known})")
     return frozenset(declared)
+
+
+def bench_max_size(engine: Any) -> int | None:
+    """The largest board `phasecert bench` should give `engine`, from its
+    optional `bench_max_size` attribute (permanents): where starting and
+    playing a bigger position takes the engine too long for a benchmark.
+    ValueError for one that is not a positive whole number."""
+    declared = getattr(engine, "bench_max_size", None)
+    if declared is None:
+        return None
+    if isinstance(declared, bool) or not isinstance(declared, int) or declared <= 0:
+        raise ValueError(
+            f"`bench_max_size` must be a positive number of permanents, not {declared!r}"
+        )
+    return declared

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.boards import SIZES
-from benchmarks.harness import DIRECT, HANDWRITTEN, RUNNER, SUITE
+from benchmarks.harness import DIRECT, HANDWRITTEN, RUNNER, SIZES, SUITE
 
 FINDINGS = Path(__file__).with_name("findings.md")
 #: Issue 5's targets, as ratios measured within one run.

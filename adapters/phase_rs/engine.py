@@ -74,6 +74,10 @@ class PhaseRsEngine:
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
     missing: dict[C, str] = MISSING
+    #: Benchmarks stop here: a 2,000-permanent board took 1.9 s to start and
+    #: 2.6 s per pass turn (9x the 1,000-permanent times), so 10,000 would
+    #: take minutes per round (reports/benchmarks.md).
+    bench_max_size = 1_000
 
     def __init__(self) -> None:
         if importlib.util.find_spec("phase") is None:
