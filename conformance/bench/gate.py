@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from conformance.bench.growth import fit_growth
 from conformance.bench.runs import STATISTICS, BenchRun
 
 EXPONENT = "exponent"
@@ -83,7 +84,12 @@ def compare(stored: BenchRun, now: BenchRun, limits: list[Limit]) -> list[Compar
             limit = by_stat.get(stat)
             out.append(Comparison(f"{stat} at {size:,}", old, new, limit, _over(old, new, limit)))
     if EXPONENT in by_stat:
-        old_growth, new_growth = stored.growth(), now.growth()
+        # Fitted on the sizes both measured: a fit over other sizes differs
+        # by the fixed costs alone.
+        common = before.keys() & after.keys()
+        old_growth, new_growth = (
+            fit_growth([(s, run[s].min) for s in common]) for run in (before, after)
+        )
         if old_growth is not None and new_growth is not None:
             limit = by_stat[EXPONENT]
             old, new = old_growth.exponent, new_growth.exponent

@@ -6,16 +6,16 @@ own options too (`--benchmark-json`, `--benchmark-compare-fail`, ...).
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.bench.boards import BLOCK, SIZES
+from conformance.bench.boards import SIZES
 from conformance.bench.measuring import BenchSession, Limits
 from conformance.bench.report import write_run
-from conformance.cli.checks import seconds
+from conformance.bench.runs import BenchRun
+from conformance.cli.checks import board_sizes, max_size, seconds
 
 #: Seconds a round (start a game, pass the turn) may take before larger
 #: boards are skipped.
@@ -24,33 +24,6 @@ DEFAULT_BUDGET = 5.0
 DEFAULT_TIME = 1.0
 
 _SESSION = pytest.StashKey[BenchSession]()
-
-
-def board_sizes(text: str) -> tuple[int, ...]:
-    """`10,100,1000` as sizes, smallest first; each a multiple of BLOCK."""
-    try:
-        sizes = sorted({int(part.replace("_", "")) for part in text.split(",") if part.strip()})
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: expected board sizes separated by commas, e.g. 10,100,1000"
-        ) from None
-    bad = [s for s in sizes if s <= 0 or s % BLOCK]
-    if bad or not sizes:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: board sizes must be positive multiples of {BLOCK}"
-            + (f", not {bad[0]}" if bad else "")
-        )
-    return tuple(sizes)
-
-
-def max_size(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of permanents")
-    return value
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -105,6 +78,12 @@ def bench_session(request: pytest.FixtureRequest, phasecert_engine: Any) -> Benc
         raise pytest.UsageError(f"--engine {config.getoption('engine')}: {e}") from None
     config.stash[_SESSION] = session
     return session
+
+
+def session_run(config: pytest.Config) -> BenchRun | None:
+    """The run a bench session measured, once it has begun."""
+    bench = config.stash.get(_SESSION, None)
+    return None if bench is None else bench.run
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
