@@ -107,7 +107,9 @@ class PhasingRules:
             for card in roots:
                 self.phase_in_with_attachments(card)
         for card in roots:
-            self.reattach(card)
+            # 702.26i is about attachments: nothing to find for the rest.
+            if card.attached_to is not None:
+                self.reattach(card)
 
     def phase_in_with_attachments(self, card: Card) -> None:
         """702.26g: what phased out indirectly with `card` phases in with it;
