@@ -61,8 +61,30 @@ def load(path: Path) -> tuple[list[Row], dict[str, Any]]:
             extra=b["extra_info"],
         )
         for b in data["benchmarks"]
+        if "engine" in b["extra_info"]  # the protocol's rows are read by `protocol_lines`
     ]
     return rows, data
+
+
+def protocol_lines(data: dict[str, Any]) -> list[str]:
+    """What one `perform` costs through `phasecert serve` over stdio beyond
+    the same call in process (`benchmarks/test_protocol.py`), on means."""
+    sides = {
+        b["extra_info"]["side"]: b["stats"]["mean"]
+        for b in data["benchmarks"]
+        if "side" in b["extra_info"]
+    }
+    if {"in process", "stdio"} - sides.keys():
+        return []
+    added = sides["stdio"] - sides["in process"]
+    return [
+        "## The engine protocol",
+        "",
+        f"One `perform` of the reference engine: {duration(sides['in process'])} in process, "
+        f"{duration(sides['stdio'])} through `phasecert serve` over stdio; the protocol adds "
+        f"{duration(added)} per call (mean).",
+        "",
+    ]
 
 
 def _untap_rows(rows: list[Row]) -> dict[str, dict[int, Row]]:
@@ -245,6 +267,7 @@ def render(rows: list[Row], data: dict[str, Any], plot_name: str) -> str:
         "## Suite overhead per scenario",
         "",
         *overhead_table(by_engine),
+        *protocol_lines(data),
     ]
     if FINDINGS.exists():
         lines += [FINDINGS.read_text().rstrip(), ""]

@@ -11,6 +11,7 @@ Markdown report, and a gate against a stored run.
 | `boards` | the legal boards and the check of the board after its untap step |
 | `suite` | the pytest tests (`pytest --pyargs conformance.bench.suite --engine X`) |
 | `plugin` | their options (`--bench-sizes`, `--bench-max-size`, ...) and the report at the end |
+| `measuring` | one session: the sizes measured under the cap and the time budget, the rounds |
 | `runs` | a run's results, as stored JSON (`bench.json`) |
 | `growth` | the growth exponent and its spread |
 | `report`, `plot` | the Markdown report and its SVG plot |
