@@ -48,7 +48,9 @@ def test_pass_turn(benchmark: Any, bench_session: BenchSession, bench_size: int)
     problems = [f"it refused the pass turn: {observation.refused}"] if observation.refused else []
     problems += untap_problems(observation.permanents, size, session.attached)
     if problems:
-        shown = "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" * (len(problems) > 3))
+        shown = "; ".join(problems[:3])
+        if len(problems) > 3:
+            shown += f" (and {len(problems) - 3} more)"
         session.fail(size, f"the board after the untap step is wrong: {shown}")
         pytest.fail(f"{engine.name}, {size:,} permanents: {shown}", pytrace=False)
 
