@@ -54,12 +54,14 @@ def growth_lines(growth: Growth | None) -> list[str]:
 
 def render(run: BenchRun) -> str:
     name = for_markdown(run.engine)
+    machine = {k: for_markdown(v) for k, v in run.machine.items()}
     lines = [
         f"# Untap step benchmark: {name}",
         "",
         f"Engine {markdown_code(run.spec)}, version {for_markdown(run.engine_version)}; "
-        f"measured {run.started} on {for_markdown(run.machine.get('processor', '?'))}, "
-        f"Python {for_markdown(run.machine.get('python', '?'))}. Each round starts a fresh "
+        f"measured {run.started} on {machine.get('processor', '?')}, "
+        f"Python {machine.get('python', '?')}, load average {machine.get('load', '?')} on "
+        f"{machine.get('cpus', '?')} CPUs as it began. Each round starts a fresh "
         "game on the board through the adapter, then times one `PassTurn` through its "
         "`perform`: cleanup, the next player's untap step (502.1: phasing, 702.26a, then "
         "untapping, 502.3) and the observation the adapter returns. The board after the "

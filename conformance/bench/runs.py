@@ -11,6 +11,7 @@ wrong with it.
 from __future__ import annotations
 
 import json
+import os
 import platform
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -91,6 +92,9 @@ def machine() -> dict[str, str]:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
+        "cpus": str(os.cpu_count() or "?"),
+        # Other jobs on the machine inflate long rounds most: say how busy it was.
+        "load": f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "?",
     }
 
 
