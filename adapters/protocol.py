@@ -20,6 +20,9 @@ And an engine may say which editions of the phasing rules it plays
 (`conformance.editions`), in an optional `editions` set (default: today's
 only); one playing several gives the engine playing one through
 `with_edition(edition)` (`engine_for_edition`).
+
+And it may cap the boards `phasecert bench` gives it, in an optional
+`bench_max_size` (permanents).
 """
 
 from __future__ import annotations
@@ -139,3 +142,18 @@ def engine_for_edition(engine: Any, edition: str) -> Any:
         )
     choose = getattr(engine, "with_edition", None)
     return choose(edition) if callable(choose) else engine
+
+
+def bench_max_size(engine: Any) -> int | None:
+    """The largest board `phasecert bench` should give `engine`, from its
+    optional `bench_max_size` attribute (permanents): where starting and
+    playing a bigger position takes the engine too long for a benchmark.
+    ValueError for one that is not a positive whole number."""
+    declared = getattr(engine, "bench_max_size", None)
+    if declared is None:
+        return None
+    if isinstance(declared, bool) or not isinstance(declared, int) or declared <= 0:
+        raise ValueError(
+            f"`bench_max_size` must be a positive number of permanents, not {declared!r}"
+        )
+    return declared

@@ -12,14 +12,15 @@ from typing import Any
 
 import pytest
 
+from adapters.protocol import bench_max_size
 from conformance.capabilities import Capability
 
 #: Engines benchmarked side by side, by their discovery name
 #: (`adapters.discovery`).
 ENGINES: tuple[str, ...] = ("reference", "phase-rs")
-#: Largest board an engine is benchmarked on, where building a big position
-#: in it is too slow for a benchmark run. Engines not listed take every size.
-MAX_BOARD: dict[str, int] = {"phase-rs": 1_000}
+#: Board sizes of the suite's own benchmarks, in permanents (`phasecert
+#: bench` measures more sizes, for one engine at a time).
+SIZES: tuple[int, ...] = (10, 100, 1_000, 10_000)
 #: The hand-written untap step's rows (`benchmarks.handwritten`): engine and
 #: operation.
 HANDWRITTEN = ("hand-written", "untap step, events included")
@@ -52,14 +53,15 @@ def engine_or_skip(
     engines: dict[str, Any], name: str, needs: frozenset[Capability] = frozenset(), size: int = 0
 ) -> Any:
     """The engine called `name`, or skip the test saying why it can't run:
-    it can't be loaded, lacks a capability in `needs`, or is capped below
-    `size` permanents."""
+    it can't be loaded, lacks a capability in `needs`, or its adapter caps
+    its boards below `size` permanents (`bench_max_size`)."""
     engine = engines[name]
     if isinstance(engine, str):
         pytest.skip(engine)
     missing = sorted(needs - engine.capabilities)
     if missing:
         pytest.skip(f"{name} lacks {', '.join(missing)}")
-    if size > MAX_BOARD.get(name, size):
-        pytest.skip(f"{name} is benchmarked on boards of at most {MAX_BOARD[name]} permanents")
+    cap = bench_max_size(engine)
+    if cap is not None and size > cap:
+        pytest.skip(f"{name} is benchmarked on boards of at most {cap:,} permanents")
     return engine

@@ -29,9 +29,9 @@ import pytest
 
 from adapters.reference import ReferenceEngine, ReferenceGame
 from benchmarks import handwritten
-from benchmarks.boards import SIZES, UNTAPPING, board, untap_problems
-from benchmarks.harness import ENGINES, HANDWRITTEN, Timings, engine_or_skip
+from benchmarks.harness import ENGINES, HANDWRITTEN, SIZES, Timings, engine_or_skip
 from conformance.actions import PassTurn
+from conformance.bench.boards import UNTAPPING, board, untap_problems
 from conformance.observation import Observation
 
 #: Timed rounds per board size: enough for a stable minimum on a shared

@@ -32,8 +32,9 @@ from conformance.properties import in_edition
 from conformance.results import PropertyResult
 from conformance.running import DEFAULT_TIMEOUT
 
-# The corpus (--phasecert-corpus, --phasecert-example-db) and --shard options.
-pytest_plugins = ["conformance.corpus", "conformance.sharding"]
+# The corpus (--phasecert-corpus, --phasecert-example-db), --shard, and the
+# bench suite's options (--bench-sizes, ..., conformance.bench.suite).
+pytest_plugins = ["conformance.corpus", "conformance.sharding", "conformance.bench.plugin"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

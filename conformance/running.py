@@ -8,6 +8,8 @@ engine error and the rest of the run goes on.
 from __future__ import annotations
 
 import copy
+import os
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -60,23 +62,53 @@ class Trace:
 _hung: set[str] = set()
 
 
+class _Worker:
+    """A daemon thread that plays one engine's calls for one caller, one at a
+    time. Starting a thread per call was most of the runner's own cost per
+    scenario; a worker whose call hangs is abandoned with its engine."""
+
+    def __init__(self, engine_name: str) -> None:
+        self.pid = os.getpid()
+        self.jobs: queue.SimpleQueue[tuple[Callable[[], Any], dict[str, Any], threading.Event]]
+        self.jobs = queue.SimpleQueue()
+        self.thread = threading.Thread(
+            target=self._serve, daemon=True, name=f"engine:{engine_name}"
+        )
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            fn, box, done = self.jobs.get()
+            try:
+                box["value"] = fn()
+            except BaseException as e:  # the engine's failure, whatever it is
+                box["error"] = e
+            done.set()
+            del fn, box, done  # the engine's game is not kept alive here
+
+    @property
+    def usable(self) -> bool:
+        """Not inherited through a fork (the thread stayed in the parent)."""
+        return self.pid == os.getpid() and self.thread.is_alive()
+
+
+_workers: dict[tuple[str, int], _Worker] = {}
+
+
 def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float) -> T:
     """Run `fn` in a worker thread; wrap its failure or silence as EngineError."""
     if engine_name in _hung:
         raise EngineError(f"{engine_name} hung earlier in this run; not called again ({what})")
+    key = (engine_name, threading.get_ident())
+    worker = _workers.get(key)
+    if worker is None or not worker.usable:
+        worker = _workers[key] = _Worker(engine_name)
     box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # the engine's failure, whatever it is
-            box["error"] = e
-
-    worker = threading.Thread(target=work, daemon=True, name=f"engine:{engine_name}")
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
+    done = threading.Event()
+    worker.jobs.put((fn, box, done))
+    if not done.wait(timeout):
         _hung.add(engine_name)
+        del _workers[key]
         raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
     if "error" in box:
         e = box["error"]

@@ -95,6 +95,10 @@ class PhaseRsEngine:
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})
+    #: Benchmarks stop here: a 2,000-permanent board took 1.9 s to start and
+    #: 2.6 s per pass turn (9x the 1,000-permanent times), so 10,000 would
+    #: take minutes per round (reports/benchmarks.md).
+    bench_max_size = 1_000
 
     def __init__(self) -> None:
         if importlib.util.find_spec("phase") is None:

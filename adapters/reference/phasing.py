@@ -43,8 +43,11 @@ class PhasingRules:
         are fixed first, so nothing does both in one step."""
         going_out: list[Card] = []
         coming_in: list[Card] = []
-        # One pass over the battlefield: this is the hot path of the untap step.
-        for card in self.state.in_play():
+        # One pass over the battlefield: this is the hot path of the untap step
+        # (the zone test is `Card.on_battlefield`, inlined).
+        for card in self.state.cards.values():
+            if card.zone != "battlefield":
+                continue
             if card.phased_out is None:
                 if self.phases_out_in_untap(card, player):
                     going_out.append(card)
@@ -72,26 +75,26 @@ class PhasingRules:
         """502.3: the active player's phased-in permanents untap, including
         those that just phased in (502.1)."""
         for card in self.state.cards.values():
-            if card.controller == player and card.phased_in:
+            # `Card.phased_in`, inlined: this loop visits every card.
+            if card.controller == player and card.phased_out is None and card.zone == "battlefield":
                 card.tapped = False
 
     def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
         """Phase `roots` out directly, and everything attached to them
         indirectly (702.26g); something phasing out both ways at once phases
         out indirectly (702.26h)."""
-        group: dict[str, Card] = {}
-        pending = [c for c in roots if c.phased_in]
         with self.state.attachment_index():
-            while pending:
-                card = pending.pop()
-                if card.id not in group:
-                    group[card.id] = card
-                    pending += [a for a in self.state.attachments_of(card.id) if a.phased_in]
+            group = self.state.with_attachments([c for c in roots if c.phased_in])
+        events = self.state.events
         for card in group.values():
-            cause = "indirect" if card.attached_to in group else "direct"
-            card.phased_out = _status(cause, card.controller, until if cause == "direct" else None)
-            self.removed_from_combat(card)
-            self.state.events.append(Event("phased_out", card.id, cause))
+            if card.attached_to in group:
+                card.phased_out = _status("indirect", card.controller, None)
+                self.removed_from_combat(card)
+                events.append(Event("phased_out", card.id, "indirect"))
+            else:
+                card.phased_out = _status("direct", card.controller, until)
+                self.removed_from_combat(card)
+                events.append(Event("phased_out", card.id, "direct"))
             self.phase_trigger(card, "phases_out")
         # 702.26f, R2017-for-as-long-as: "for as long as" effects tracking
         # what phased out end now, before anything else (e.g. untapping).
@@ -109,12 +112,14 @@ class PhasingRules:
         """Phase `roots` in with whatever phased out indirectly with them
         (702.26g, R2017-attached); then directly phased-out attachments find
         their host again or phase in unattached (702.26i)."""
-        roots = [c for c in roots if c.on_battlefield and c.phased_out is not None]
+        roots = [c for c in roots if c.zone == "battlefield" and c.phased_out is not None]
         with self.state.attachment_index():
             for card in roots:
                 self.phase_in_with_attachments(card)
         for card in roots:
-            self.reattach(card)
+            # 702.26i is about attachments: nothing to find for the rest.
+            if card.attached_to is not None:
+                self.reattach(card)
 
     def phase_in_with_attachments(self, card: Card) -> None:
         """702.26g: what phased out indirectly with `card` phases in with it;

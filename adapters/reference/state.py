@@ -140,6 +140,22 @@ class GameState:
             return []
         return [c for c in candidates if c.on_battlefield and c.attached_to == host]
 
+    def with_attachments(self, roots: list[Card]) -> dict[str, Card]:
+        """`roots` and, over and over, the phased-in cards attached to them,
+        by id (702.26g: what phases out with its host). With the index open,
+        a card nothing is attached to costs one lookup, not a call: most
+        cards of a big phasing event are such."""
+        group: dict[str, Card] = {}
+        pending = list(roots)
+        while pending:
+            card = pending.pop()
+            if card.id in group:
+                continue
+            group[card.id] = card
+            if self._attached is None or card.id in self._attached:
+                pending += [a for a in self.attachments_of(card.id) if a.phased_in]
+        return group
+
     @contextmanager
     def attachment_index(self) -> Iterator[None]:
         """Within the block, `attachments_of` looks in an index built by one

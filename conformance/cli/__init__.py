@@ -1,10 +1,11 @@
 """The `phasecert` command: certify an engine, replay a counterexample, list
-rules and engines, merge shard reports.
+rules and engines, merge shard reports, benchmark an engine's untap step.
 
 Exit codes:
   0  the engine conforms, or has no regression against the baseline
      (replay: the counterexample no longer fails)
-  1  failures, or regressions against the baseline (replay: it still fails)
+  1  failures, or regressions against the baseline (replay: it still fails;
+     bench: slower than --compare-fail allows, or a board size failed)
   2  usage or setup error (unknown engine or rule, bad file), or a failure
      that is not the engine's (the example database went away): one line
      on stderr
@@ -141,6 +142,10 @@ def parser() -> argparse.ArgumentParser:
         "--out", metavar="DIR", help="report directory (default phasecert-reports/<engine>)"
     )
     _baseline_options(merge)
+
+    from conformance.cli.benching import add_parser as add_bench
+
+    add_bench(sub)
     return top
 
 
@@ -188,13 +193,22 @@ def _main(argv: Sequence[str] | None) -> int:
     from adapters.discovery import EngineNotFound
     from conformance import detection
     from conformance.baseline import BaselineError
-    from conformance.cli import certify, engine_check, listing, merging, replaying, serving
+    from conformance.cli import (
+        benching,
+        certify,
+        engine_check,
+        listing,
+        merging,
+        replaying,
+        serving,
+    )
     from conformance.cli.isolation import InfrastructureFailure
     from conformance.corpus import CorpusError
 
     args = parser().parse_args(argv)
     commands = {
         "certify": certify.certify,
+        "bench": benching.bench,
         "merge": merging.merge,
         "replay": replaying.replay,
         "rules": lambda a: listing.list_rules(a.edition),

@@ -54,6 +54,37 @@ def workers(text: str) -> str:
     raise argparse.ArgumentTypeError(f"{text!r}: expected a number of workers, auto or logical")
 
 
+def board_sizes(text: str) -> tuple[int, ...]:
+    """argparse type of --bench-sizes: `10,100,1000` as board sizes, smallest
+    first; each a multiple of the boards' block of permanents."""
+    from conformance.bench.boards import BLOCK
+
+    try:
+        sizes = sorted({int(part.replace("_", "")) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected board sizes separated by commas, e.g. 10,100,1000"
+        ) from None
+    bad = [s for s in sizes if s <= 0 or s % BLOCK]
+    if bad or not sizes:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: board sizes must be positive multiples of {BLOCK}"
+            + (f", not {bad[0]}" if bad else "")
+        )
+    return tuple(sizes)
+
+
+def max_size(text: str) -> int:
+    """argparse type of --bench-max-size: a positive number of permanents."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of permanents")
+    return value
+
+
 def xdist_installed() -> None:
     if importlib.util.find_spec("xdist") is None:
         raise UsageFailure("-n needs pytest-xdist (pip install 'phasecert[xdist]')")

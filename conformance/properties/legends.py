@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
-from conformance.properties.history import view
+from conformance.properties.history import ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
@@ -56,9 +56,12 @@ def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
             b, c = view(step.before, pid), view(step.after, pid)
             if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
                 continue
+            if ceased_while_phased_out(step, pid):
+                continue  # never phased in: an older edition's token (702.25k)
             for other, other_name in names.items():
                 m, n = view(step.before, other), view(step.after, other)
                 met = other != pid and other_name == name and m and n and m.phased_in
+                met = met and not ceased_while_phased_out(step, other)
                 if met and not n.phased_out and _controller(m, n) == _controller(b, c):  # type: ignore[arg-type]
                     yield step, pid, other
 
