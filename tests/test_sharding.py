@@ -61,6 +61,7 @@ def test_the_planner_and_pytest_split_alike(
         workers=None,
         engine_timeout=30.0,
         validate_protocol=False,
+        edition="current",
     )
     collected = _Collected()
     pytest_args = _pytest_args(args, tmp_path / "corpus", tmp_path)
