@@ -43,17 +43,20 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     # 702.25k / 217.8d: a phased-out token ceases to exist; today it stays.
     ("current", "pre-2017"): {"phased_out_tokens_cease_to_exist"},
     ("pre-2017", "current"): {"phased_out_tokens_stay_and_phase_in"},
-    ("mirage", "current"): {"phased_out_tokens_stay_and_phase_in"},
+    # 502.15m against 302.6: a creature that came under its controller's
+    # control this turn is summoning sick, phased out and in or not.
+    ("mirage", "current"): {
+        "phased_out_tokens_stay_and_phase_in",
+        "phasing_in_does_not_cure_summoning_sickness",
+    },
     # 502.15m: what phases in attacks as if it had haste (Mirage only).
     ("current", "mirage"): {
         "tokens_in_the_phased_out_zone_cease_to_exist",
         "phased_in_permanents_attack_as_if_hasty",
     },
     ("pre-2017", "mirage"): {"phased_in_permanents_attack_as_if_hasty"},
-    # Mirage's haste is more than pre-2017 allows, but no pre-2017 rule of
-    # the catalog says a creature that phased in is summoning sick (302.6 is
-    # not a phasing rule), so only the comparison with the oracle sees it.
-    ("mirage", "pre-2017"): set(),
+    # Mirage's haste is more than pre-2017 allows (302.6, unchanged since).
+    ("mirage", "pre-2017"): {"phasing_in_does_not_cure_summoning_sickness"},
 }
 
 
