@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -111,14 +113,24 @@ def test_pytest_plugin_takes_pytest_benchmark_options(tmp_path: Path) -> None:
     """`pytest --pyargs conformance.bench.suite`, with --benchmark-json:
     the file pytest-benchmark writes is a stored run as well."""
     stored = tmp_path / "pb.json"
-    code = pytest.main(
+    # A fresh process: pytest-benchmark disables itself inside an xdist worker.
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))
+    }
+    done = subprocess.run(
         [
-            *("-p", "no:cacheprovider", "-q", "--pyargs", "conformance.bench.suite"),
-            *("--engine", "reference", "--bench-sizes", "10,20", "--bench-time", "0.1"),
+            *(sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q"),
+            *("--pyargs", "conformance.bench.suite", "--engine", "reference"),
+            *("--bench-sizes", "10,20", "--bench-time", "0.1"),
             *(f"--benchmark-json={stored}", "--bench-report", str(tmp_path / "r")),
-        ]
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
-    assert code == 0
+    assert done.returncode == 0, done.stdout + done.stderr
     run = read_run(stored)
     assert [m.size for m in run.measurements] == [10, 20]
     assert read_run(tmp_path / "r" / "bench.json").engine == "reference"
