@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from hypothesis import strategies as st
+
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
@@ -24,7 +26,9 @@ from conformance.properties.players import (
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
+from conformance.scenario import Scenario
 from conformance.strategies import plans, players
+from conformance.strategies._draw import Caps
 
 _PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
 _DAMAGE = (*_PROTECTION, C.PLAYER_DAMAGE)
@@ -62,10 +66,10 @@ def _prevented(trace: Trace) -> bool:
     )
 
 
-@rule_property(
-    "R2017-protection",
-    needs=_DAMAGE,
-    scenarios=lambda caps: plans.planned_scenarios(
+def _lifelink_at_the_protected(caps: Caps) -> st.SearchStrategy[Scenario]:
+    """Lifelink damage to each opponent of a player who cast Teferi's
+    Protection (R2017-protection, R2017-unpreventable)."""
+    return plans.planned_scenarios(
         focus(caps, *_DAMAGE),
         players.damage_protected,
         kinds=(a.PassTurn, a.DamageOpponents),
@@ -73,7 +77,13 @@ def _prevented(trace: Trace) -> bool:
         max_permanents=2,
         phased_out=False,
         effects=False,
-    ),
+    )
+
+
+@rule_property(
+    "R2017-protection",
+    needs=_DAMAGE,
+    scenarios=_lifelink_at_the_protected,
     exercised=_prevented,
     reads=("life",),
 )
@@ -108,15 +118,7 @@ def _dealt_unpreventable(trace: Trace) -> bool:
 @rule_property(
     "R2017-unpreventable",
     needs=_DAMAGE,
-    scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_DAMAGE),
-        players.damage_protected,
-        kinds=(a.PassTurn, a.DamageOpponents),
-        max_actions=2,
-        max_permanents=2,
-        phased_out=False,
-        effects=False,
-    ),
+    scenarios=_lifelink_at_the_protected,
     exercised=_dealt_unpreventable,
     reads=("life",),
 )
