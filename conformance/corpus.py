@@ -209,7 +209,11 @@ def _use_database(config: pytest.Config, database: ExampleDatabase) -> None:
     # It is also the default database, for plain @given tests: those of
     # conformance.fuzzing, which HypoFuzz only fuzzes if they use the default.
     config.stash[_DEFAULT_BEFORE] = settings.get_current_profile_name()
-    settings.register_profile(DEFAULT_DB_PROFILE, settings(settings(), database=database))
+    # Not derandomized even where Hypothesis's CI default is (CI set): that
+    # would drop the database again, and HypoFuzz skips derandomized tests.
+    settings.register_profile(
+        DEFAULT_DB_PROFILE, settings(settings(), database=database, derandomize=False)
+    )
     settings.load_profile(DEFAULT_DB_PROFILE)
 
 

@@ -161,14 +161,24 @@ def _examples_run(url: str) -> int:
 
 def test_hypofuzz_fuzzes_the_reference_into_redis(tmp_path: Path, redis_url: str) -> None:
     rules = ["502.1", "702.26a"]
+    client = redis.Redis.from_url(redis_url)
+
+    def registered() -> int:
+        return int(client.scard(b"hypothesis-example:hypofuzz.test_keys"))
+
+    # Each worker registers its test when it starts: wait for both, not
+    # only for the first progress report.
     output = _fuzz_until(
-        tmp_path, "reference", rules, redis_url, lambda: _examples_run(redis_url) > 0
+        tmp_path,
+        "reference",
+        rules,
+        redis_url,
+        lambda: _examples_run(redis_url) > 0 and registered() == 2,
     )
     assert "using 2 processes to fuzz 2 tests" in output, output
     assert _examples_run(redis_url) > 0, output
     # Both properties are registered for fuzzing, and none failed.
-    client = redis.Redis.from_url(redis_url)
-    assert client.scard(b"hypothesis-example:hypofuzz.test_keys") == 2, output
+    assert registered() == 2, output
     assert _failures(redis_url) == [], output
 
 
