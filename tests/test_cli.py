@@ -141,6 +141,7 @@ def test_corpus_is_replayed_first(capsys: pytest.CaptureFixture[str]) -> None:
     assert again["failure"]["scenario"] == first["failure"]["scenario"]
 
 
+@pytest.mark.thorough
 def test_derandomized_runs_agree(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["certify", "--engine", MUTANT, "--profile", "ci", "--rule", "502.1"]
     phasecert(capsys, *args, "--out", "one/x")
@@ -149,6 +150,7 @@ def test_derandomized_runs_agree(capsys: pytest.CaptureFixture[str]) -> None:
     assert "fail" in statuses(Path("one/x")).values()
 
 
+@pytest.mark.thorough
 def test_shards_merged_equal_one_run(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["certify", "--engine", MUTANT, *FAST, "--rule", "110.5"]
     assert phasecert(capsys, *args, "--out", "whole/m")[0] == 1

@@ -126,6 +126,7 @@ def mutant_result() -> PropertyResult:
     return run_agreement(mutant_engine(MUTANT), using=profile("ci"), timeout=10)
 
 
+@pytest.mark.thorough
 def test_a_mutant_disagrees_with_rules_and_a_scenario_that_replays(
     mutant_result: PropertyResult,
 ) -> None:
@@ -142,6 +143,7 @@ def test_a_mutant_disagrees_with_rules_and_a_scenario_that_replays(
     assert replayed.status == "fail" and replayed.counterexample == result.counterexample
 
 
+@pytest.mark.thorough
 def test_replay_shows_the_disagreement(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], mutant_result: PropertyResult
 ) -> None:
@@ -155,6 +157,7 @@ def test_replay_shows_the_disagreement(
     assert f"{COMPARISON}: agrees with the reference engine now" in capsys.readouterr().out
 
 
+@pytest.mark.thorough
 def test_a_mutant_with_two_bugs_shows_both_differences() -> None:
     counts, triggers = MUTANTS["counts-phased-out"], MUTANTS["phasing-fires-zone-triggers"]
     both = type("TwoBugs", (counts.rules, triggers.rules), {})

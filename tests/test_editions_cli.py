@@ -66,6 +66,7 @@ def test_the_mirage_reference_conforms_under_its_edition_in_its_own_directory(
     assert not Path("phasecert-reports/reference").exists()
 
 
+@pytest.mark.thorough
 def test_today_s_reference_fails_the_pre_2017_token_rule(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

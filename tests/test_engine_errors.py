@@ -85,6 +85,7 @@ def test_a_property_reports_the_engine_error_and_the_run_goes_on() -> None:
     assert result.counterexample is not None
 
 
+@pytest.mark.thorough
 def test_pytest_reports_engine_errors_and_carries_on(tmp_path: Any) -> None:
     module = tmp_path / "brokenadapter.py"
     module.write_text(

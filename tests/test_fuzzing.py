@@ -159,6 +159,7 @@ def _examples_run(url: str) -> int:
     return max((sum(r["status_counts"].values()) for r in reports), default=0)
 
 
+@pytest.mark.thorough
 def test_hypofuzz_fuzzes_the_reference_into_redis(tmp_path: Path, redis_url: str) -> None:
     rules = ["502.1", "702.26a"]
     client = redis.Redis.from_url(redis_url)
@@ -182,6 +183,7 @@ def test_hypofuzz_fuzzes_the_reference_into_redis(tmp_path: Path, redis_url: str
     assert _failures(redis_url) == [], output
 
 
+@pytest.mark.thorough
 def test_a_counterexample_found_by_a_worker_is_replayed_from_redis(
     tmp_path: Path, redis_url: str
 ) -> None:

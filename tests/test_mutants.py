@@ -5,6 +5,7 @@ counterexample; every property and every catalog rule has a mutant."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import reference_of
@@ -13,7 +14,9 @@ from conformance.checking import profile, run_property
 from conformance.codec import from_data
 from conformance.editions import CATALOGS
 from conformance.properties import every_property, in_edition
+from conformance.results import PropertyResult
 from conformance.scenario import Scenario
+from tests.budgets import VERDICT_ONLY
 
 KILLS = [(m.name, prop) for m in MUTANTS.values() for prop in m.kills]
 
@@ -21,21 +24,35 @@ KILLS = [(m.name, prop) for m in MUTANTS.values() for prop in m.kills]
 #: an engine is certified on (reports/detection.md counts how many each
 #: needs: `phasecert detection`).
 META = profile("ci")
+_IDS = [f"{m}-{p}" for m, p in KILLS]
 
 
-@pytest.mark.parametrize(("mutant", "prop"), KILLS, ids=[f"{m}-{p}" for m, p in KILLS])
-def test_mutant_fails_property(mutant: str, prop: str) -> None:
+def _run(mutant: str, prop: str, using: settings) -> PropertyResult:
     """A mutant of an older edition is certified under that edition, against
     its oracle (tests/test_editions.py)."""
     edition = MUTANTS[mutant].edition
-    result = run_property(
+    return run_property(
         in_edition(edition)[prop],
         mutant_engine(mutant),
-        using=META,
+        using=using,
         reference=reference_of(edition),
     )
+
+
+@pytest.mark.parametrize(("mutant", "prop"), KILLS, ids=_IDS)
+def test_mutant_fails_property(mutant: str, prop: str) -> None:
+    """Found within ci's examples, naming the rule it breaks."""
+    result = _run(mutant, prop, VERDICT_ONLY)
     assert result.status == "fail", f"{prop} passed on mutant:{mutant} ({MUTANTS[mutant].bug})"
     assert any(rule in result.message for rule in result.rules), result.message
+
+
+@pytest.mark.thorough
+@pytest.mark.parametrize(("mutant", "prop"), KILLS, ids=_IDS)
+def test_mutant_counterexample_is_shrunk(mutant: str, prop: str) -> None:
+    """As certification reports it: shrunk to at most 6 actions."""
+    result = _run(mutant, prop, META)
+    assert result.status == "fail", f"{prop} passed on mutant:{mutant} ({MUTANTS[mutant].bug})"
     scenario = from_data(Scenario, result.counterexample)
     assert len(scenario.actions) <= 6, f"counterexample not shrunk: {scenario}"
 

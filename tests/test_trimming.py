@@ -4,6 +4,8 @@ remains."""
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.mutants import mutant_engine
 from conformance import actions as a
 from conformance.checking import profile, run_property
@@ -78,6 +80,7 @@ def test_keeps_everything_when_each_deletion_loses_the_failure() -> None:
     assert trim(scenario, lambda candidate: None, "found") == (scenario, "found")
 
 
+@pytest.mark.thorough
 def test_a_mutants_counterexample_has_no_bystander() -> None:
     prop = REGISTRY["untap_step_untaps_after_phasing"]
     engine = mutant_engine("phased-out-untap")

@@ -17,6 +17,7 @@ from conformance.properties.registry import Property
 from conformance.running import SetupMismatch, play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
+from tests.budgets import VERDICT_ONLY
 
 BEAR = Permanent("p1", phasing=1, power=2, toughness=2)
 
@@ -73,7 +74,7 @@ def test_exercised_examples_are_counted() -> None:
 
 def test_refusing_a_legal_action_fails_the_rule_the_property_tests() -> None:
     prop: Property = REGISTRY["untap_step_phases_out_and_in_at_once"]
-    result = run_property(prop, Variant(refuses_phase_outs), using=profile("ci"))
+    result = run_property(prop, Variant(refuses_phase_outs), using=VERDICT_ONLY)
     assert result.status == "fail", result.message
     assert result.message.startswith("702.26a after action")
     assert "it refused a legal action: not supported" in result.message

@@ -149,15 +149,17 @@ def action_lists(
     usable = usable_kinds(kinds, caps)
     table = replace(Table.from_setup(setup), caps=frozenset(caps))
     table.in_game = [p for p in table.in_game if p not in left]
-
-    @st.composite
-    def one(draw: st.DrawFn) -> a.Action | None:
-        return draw_action(draw, table, pick(draw, usable))
-
     # st.lists marks each action as a unit, so shrinking can delete any of
     # them, not only the last ones.
-    drawn = draw(st.lists(one(), min_size=min_size, max_size=max_size))
+    drawn = draw(st.lists(_one_action(table, usable), min_size=min_size, max_size=max_size))
     return tuple(x for x in drawn if x is not None)
+
+
+# At module level: a composite decorated at each call would have Hypothesis
+# read its source each time (a tenth of a property's run).
+@st.composite
+def _one_action(draw: st.DrawFn, table: Table, usable: Sequence[type]) -> a.Action | None:
+    return draw_action(draw, table, pick(draw, usable))
 
 
 @st.composite
