@@ -49,12 +49,22 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
         "phased_out_tokens_stay_and_phase_in",
         "phasing_in_does_not_cure_summoning_sickness",
     },
-    # 502.15m: what phases in attacks as if it had haste (Mirage only).
+    # 502.15m: what phases in attacks as if it had haste; 502.15e: damage
+    # goes as a permanent phases out (today and before 2017 it stays until
+    # cleanup, 514.2: "including phased-out permanents"); 502.15k: legends
+    # of one name phasing in together all go (today one stays, 704.5j).
+    # Mirage only.
     ("current", "mirage"): {
         "tokens_in_the_phased_out_zone_cease_to_exist",
         "phased_in_permanents_attack_as_if_hasty",
+        "phasing_out_removes_damage",
+        "legends_phasing_in_together_all_go",
     },
-    ("pre-2017", "mirage"): {"phased_in_permanents_attack_as_if_hasty"},
+    ("pre-2017", "mirage"): {
+        "phased_in_permanents_attack_as_if_hasty",
+        "phasing_out_removes_damage",
+        "legends_phasing_in_together_all_go",
+    },
     # Mirage's haste is more than pre-2017 allows (302.6, unchanged since).
     ("mirage", "pre-2017"): {"phasing_in_does_not_cure_summoning_sickness"},
 }
