@@ -157,7 +157,7 @@ def _mirage() -> list[Rule]:
         r(
             "502.15g",
             "Effects with a limited duration and delayed triggered abilities stop affecting a permanent that phases out, even if it phases in before they would end.",
-            uncertified="the Mirage reference does not play it yet: today's properties of 702.26d and 702.26e, which 502.15f and 217.8a carry, hold that limited effects keep applying to a phased-out permanent (702.26f), so they need a check per edition first",
+            uncertified="the Mirage reference does not play it yet: today's properties that 502.15f and 217.8a carry expect what phases back in to keep its limited effects (phasing_keeps_the_same_permanent, 702.26d: its controller while a control effect lasts; resolving_effects_skip_phased_out_creatures, 702.26e: its power with an 'until end of turn' boost), so their checks need splitting per edition first; and the vocabulary has no delayed triggered abilities",
         ),
         r(
             "502.15h",

@@ -15,11 +15,15 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.properties.damage import (
+    OUT_AND_IN_NEEDS,
+    damaged_out_and_in_scenarios,
+    damaged_out_then_in,
+)
 from conformance.properties.history import (
     ceased_while_phased_out,
     until_waiting,
     view,
-    was_in_went_out,
     was_out_came_in,
 )
 from conformance.properties.registry import expect, rule_property, where
@@ -37,50 +41,13 @@ def _damaged_out_then_in_clean(trace: Trace) -> bool:
     """502.15e: a creature the engine showed with damage marked phased out,
     then phased in again in the same turn (before cleanup could remove the
     damage, 514.2) showing none."""
-    out: dict[str, int] = {}  # what went out with damage → the turn it did
-    for step in trace.steps:
-        for c in step.after.permanents:
-            b = view(step.before, c.id)
-            if b is not None and b.damage > 0 and was_in_went_out(step, c.id):
-                out[c.id] = step.after.turn
-            elif c.id in out and was_out_came_in(step, c.id):
-                # Back in the turn it went out, before any cleanup.
-                went_out = out.pop(c.id)
-                if went_out == step.after.turn and c.damage == 0:
-                    return True
-    return False
-
-
-def _damage_then_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """A creature (not a token: in the Mirage rules a phased-out token
-    ceases to exist, 217.8d) is dealt damage short of lethal, phases out
-    until another permanent leaves, and that permanent is destroyed, so it
-    phases in again that turn (610.4)."""
-    free = [p for p in setup.permanents if p.phased_out is None and p.attached_to is None]
-    creatures = [p for p in free if p.is_creature and not p.token and (p.toughness or 0) >= 2]
-    pairs = [(x, s) for x in creatures for s in free if s.id != x.id]
-    if not pairs:
-        return setup, ()
-    x, source = pick(draw, pairs)
-    amount = (x.toughness or 2) - 1
-    return setup, (
-        a.DealDamage(pick(draw, range(setup.players)), x.id, amount),
-        a.PhaseOutUntil(source.controller, source.id, x.id),
-        a.Destroy(source.controller, source.id),
-    )
+    return any(shown == 0 for _, _, _, shown in damaged_out_then_in(trace))
 
 
 @rule_property(
     "502.15e",
-    needs={C.DAMAGE_MARKED, C.TARGETING, C.PHASE_OUT_UNTIL, C.DESTROY},
-    scenarios=lambda caps: planned_scenarios(
-        set(caps) - _QUIET,
-        _damage_then_out_and_in,
-        kinds=(a.DealDamage, a.PhaseOut, a.PhaseOutUntil, a.Destroy, a.PassTurn),
-        max_actions=3,
-        min_permanents=2,
-        permanent_kinds=("creature", "creature", "artifact"),
-    ),
+    needs=OUT_AND_IN_NEEDS,
+    scenarios=damaged_out_and_in_scenarios,
     exercised=_damaged_out_then_in_clean,
 )
 def phasing_out_removes_damage(trace: Trace) -> None:
