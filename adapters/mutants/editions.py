@@ -71,7 +71,7 @@ class MirageDamageStays(MirageRules):
     edition="mirage",
 )
 class MirageLegendsKeepOne(MirageRules):
-    def namesakes_phased_in_together(self, ids: set[str]) -> list[Card]:
+    def namesakes_phased_in_together(self, ids: list[str]) -> list[Card]:
         """502.15k, wrongly: legends phasing in together are left to today's
         legend rule (704.5j), which keeps one of them."""
         return []

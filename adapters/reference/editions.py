@@ -49,15 +49,15 @@ class MirageRules(Pre2017Rules):
 
     def __init__(self, state: GameState) -> None:
         super().__init__(state)
-        #: The permanents of each phasing in since state-based actions were
-        #: last checked, by id: those of one are "phasing in together"
-        #: (502.15k).
-        self.phased_in_together: list[set[str]] = []
+        #: The ids of what each phasing in since state-based actions were
+        #: last checked phased in, in order: those of one are "phasing in
+        #: together" (502.15k).
+        self.phased_in_together: list[list[str]] = []
 
     def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
-        """502.15e: when a permanent phases out, all damage on it is removed;
-        so for what phases out with it (502.15i): every permanent the event
-        reports phasing out."""
+        """502.15e: when a permanent phases out, all damage on it is removed,
+        and from what phases out with it (502.15i): from every permanent
+        this phasing reports phased out."""
         start = len(self.state.events)
         super().phase_out(roots, until)
         for event in self.state.events[start:]:
@@ -70,7 +70,8 @@ class MirageRules(Pre2017Rules):
         for the legend rule."""
         start = len(self.state.events)
         super().phase_in(roots)
-        together = {e.subject for e in self.state.events[start:] if e.kind == "phased_in"}
+        events = self.state.events[start:]
+        together = list(dict.fromkeys(e.subject for e in events if e.kind == "phased_in"))
         if together:
             self.phased_in_together.append(together)
 
@@ -89,10 +90,11 @@ class MirageRules(Pre2017Rules):
         does not certify)."""
         groups, self.phased_in_together = self.phased_in_together, []
         doomed = [c for ids in groups for c in self.namesakes_phased_in_together(ids)]
+        doomed = list(dict.fromkeys(doomed))  # once, if it phased in twice
         self.legends_die(doomed)
         return super().legend_rule() or bool(doomed)
 
-    def namesakes_phased_in_together(self, ids: set[str]) -> list[Card]:
+    def namesakes_phased_in_together(self, ids: list[str]) -> list[Card]:
         """502.15k: the legendary permanents among `ids`, still phased in,
         that share their name with another of them."""
         legends = [c for i in ids if (c := self.state.cards[i]).legendary and c.phased_in]

@@ -32,7 +32,7 @@ from conformance.setup import ControlEffect, PhasedOut, Setup
 from conformance.strategies._draw import Caps, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 
-#: Abilities and effects that would only add noise to these positions.
+#: Abilities and effects that would only add noise to the legends' positions.
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.ANTHEM, C.PT_BOOST}
 _NAME = "Legend"
 
@@ -135,6 +135,7 @@ def _namesakes_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         p.id: replace(
             p,
             types=first.types,
+            attachment=first.attachment,
             power=first.power,
             toughness=first.toughness,
             abilities=first.abilities,
