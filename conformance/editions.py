@@ -8,7 +8,8 @@
 - `mirage`: the Mirage-era rules 502.15 and 217.8
   (../shared/seeds/001_58e51963fca0a110.txt): a phased-out permanent goes to
   the phased-out zone, its damage is removed, a phased-out token ceases to
-  exist, what phases in plays as if it had haste.
+  exist, what phases in plays as if it had haste, and two legends with one
+  name phasing in together both go to the graveyard.
 
 An older edition numbers its rules as its own text does. Where one still
 says what today's rules say, it `carries` today's IDs, and the properties of
@@ -147,11 +148,7 @@ def _mirage() -> list[Rule]:
             "R2017-no-etb-ltb",
             "603.10b",
         ),
-        r(
-            "502.15e",
-            "When a permanent phases out, all damage on it is removed.",
-            uncertified="the vocabulary has no damage yet (DealDamage and PermanentView.damage come with the in-play branch)",
-        ),
+        r("502.15e", "When a permanent phases out, all damage on it is removed."),
         r(
             "502.15f",
             "A card that comes back from the phased-out zone is the same permanent as when it left play.",
@@ -160,7 +157,7 @@ def _mirage() -> list[Rule]:
         r(
             "502.15g",
             "Effects with a limited duration and delayed triggered abilities stop affecting a permanent that phases out, even if it phases in before they would end.",
-            uncertified="the Mirage reference does not play it yet: today's properties of 702.26d and 702.26e, which 502.15f and 217.8a carry, hold that limited effects keep applying to a phased-out permanent (702.26f), so they need a check per edition first",
+            uncertified="the Mirage reference does not play it yet: today's properties that 502.15f and 217.8a carry expect what phases back in to keep its limited effects (phasing_keeps_the_same_permanent, 702.26d: its controller while a control effect lasts; resolving_effects_skip_phased_out_creatures, 702.26e: its power with an 'until end of turn' boost), so their checks need splitting per edition first; and the vocabulary has no delayed triggered abilities",
         ),
         r(
             "502.15h",
@@ -183,8 +180,7 @@ def _mirage() -> list[Rule]:
         ),
         r(
             "502.15k",
-            "Permanents phasing in together: the active player chooses their timestamps, indirect Auras after their host; two legends with the same name phasing in together both go to the graveyard.",
-            uncertified="no effect of the vocabulary depends on timestamp order, and it has no legends",
+            "Permanents phasing in together: the active player chooses their timestamps, indirect Auras after their host; two legends with the same name phasing in together both go to the graveyard (certified on the legends: no effect of the vocabulary depends on timestamp order, so the choice itself shows nowhere).",
         ),
         r(
             "502.15m",
@@ -194,7 +190,7 @@ def _mirage() -> list[Rule]:
         r(
             "502.15n",
             "A spell or ability targeting a permanent that phased out and back in before it resolves resolves normally.",
-            uncertified="no action of the vocabulary phases a target out and back in while its spell waits",
+            uncertified="no action of the vocabulary phases a target out and back in while its spell waits: its responses (Destroy's phased_out_in_response, TapAndDamage's protected_in_response) phase targets out and leave them out, which is R2017-targets' situation, not this one",
         ),
         r("502.15p", "Several instances of phasing on one permanent are redundant.", "702.26p"),
         r(

@@ -45,19 +45,36 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     ("current", "pre-2017"): {"phased_out_tokens_cease_to_exist"},
     ("pre-2017", "current"): {"phased_out_tokens_stay_and_phase_in"},
     # 502.15m against 302.6: a creature that came under its controller's
-    # control this turn is summoning sick, phased out and in or not.
+    # control this turn is summoning sick, phased out and in or not; 502.15e
+    # against 514.2: damage stays marked on a phased-out permanent until
+    # cleanup (120.6).
     ("mirage", "current"): {
         "phased_out_tokens_stay_and_phase_in",
         "phasing_in_does_not_cure_summoning_sickness",
+        "damage_stays_marked_while_phased_out",
     },
-    # 502.15m: what phases in attacks as if it had haste (Mirage only).
+    # 502.15m: what phases in attacks as if it had haste; 502.15e: damage
+    # goes as a permanent phases out (today and before 2017 it stays until
+    # cleanup, 514.2: "including phased-out permanents"); 502.15k: legends
+    # of one name phasing in together all go (today one stays, 704.5j).
+    # Mirage only.
     ("current", "mirage"): {
         "tokens_in_the_phased_out_zone_cease_to_exist",
         "phased_in_permanents_attack_as_if_hasty",
+        "phasing_out_removes_damage",
+        "legends_phasing_in_together_all_go",
     },
-    ("pre-2017", "mirage"): {"phased_in_permanents_attack_as_if_hasty"},
-    # Mirage's haste is more than pre-2017 allows (302.6, unchanged since).
-    ("mirage", "pre-2017"): {"phasing_in_does_not_cure_summoning_sickness"},
+    ("pre-2017", "mirage"): {
+        "phased_in_permanents_attack_as_if_hasty",
+        "phasing_out_removes_damage",
+        "legends_phasing_in_together_all_go",
+    },
+    # Mirage's haste is more than pre-2017 allows (302.6, unchanged since),
+    # and so is its healing (514.2, unchanged since).
+    ("mirage", "pre-2017"): {
+        "phasing_in_does_not_cure_summoning_sickness",
+        "damage_stays_marked_while_phased_out",
+    },
 }
 
 

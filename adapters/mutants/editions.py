@@ -4,6 +4,8 @@ engine written from today's rules would (conformance/properties/editions.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from adapters.mutants import mutant
 from adapters.reference.editions import MirageRules, Pre2017Rules
 from adapters.reference.state import Card
@@ -45,3 +47,31 @@ class MirageNoPhasingHaste(MirageRules):
         """502.15m, wrongly: today's phasing in, which leaves summoning
         sickness as it was (R2017-haste)."""
         Pre2017Rules.phase_in_with_attachments(self, card)
+
+
+@mutant(
+    "mirage-damage-stays",
+    "502.15e",
+    "damage stays marked on a permanent that phases out, as today (502.15e: it is removed)",
+    ("phasing_out_removes_damage",),
+    edition="mirage",
+)
+class MirageDamageStays(MirageRules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        """502.15e, wrongly: today's phasing out, which leaves damage marked
+        until cleanup (514.2)."""
+        Pre2017Rules.phase_out(self, roots, until)
+
+
+@mutant(
+    "mirage-legends-keep-one",
+    "502.15k",
+    "of two legends with one name phasing in together one stays, as today (502.15k: both go)",
+    ("legends_phasing_in_together_all_go",),
+    edition="mirage",
+)
+class MirageLegendsKeepOne(MirageRules):
+    def namesakes_phased_in_together(self, ids: list[str]) -> list[Card]:
+        """502.15k, wrongly: legends phasing in together are left to today's
+        legend rule (704.5j), which keeps one of them."""
+        return []

@@ -34,6 +34,19 @@ class CleanupSkipsPhasedOutDamage(Rules):
 
 
 @mutant(
+    "phasing-out-heals",
+    "514.2",
+    "clears a permanent's combat state and its damage together as it phases out (as the Mirage "
+    "rules did, 502.15e), so a creature that phases back in the same turn has lost its damage",
+    kills=("damage_stays_marked_while_phased_out",),
+)
+class PhasingOutHeals(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        super().removed_from_combat(card)
+        card.damage = 0
+
+
+@mutant(
     "phased-out-land-taps-for-mana",
     "702.26b",
     "checks only that a land is untapped and yours before tapping it for mana, so a phased-out "

@@ -5,8 +5,11 @@ rules of each edition)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from adapters.reference.rules import Rules
-from adapters.reference.state import Card
+from adapters.reference.state import Card, GameState
 from conformance.catalog import Edition
 from conformance.observation import Event
 
@@ -39,8 +42,38 @@ class Pre2017Rules(Rules):
 
 class MirageRules(Pre2017Rules):
     """The Mirage-era rules 502.15 and 217.8: phased-out tokens cease to
-    exist (217.8d, as before 2017), and what phases in can attack and use
-    {T} abilities as if it had haste (502.15m)."""
+    exist (217.8d, as before 2017), what phases in can attack and use {T}
+    abilities as if it had haste (502.15m), damage goes as a permanent phases
+    out (502.15e), and legends of one name phasing in together all go to the
+    graveyard (502.15k)."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        #: The ids of what each phasing in since state-based actions were
+        #: last checked phased in, in order: those of one are "phasing in
+        #: together" (502.15k).
+        self.phased_in_together: list[list[str]] = []
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        """502.15e: when a permanent phases out, all damage on it is removed,
+        and from what phases out with it (502.15i): from every permanent
+        this phasing reports phased out."""
+        start = len(self.state.events)
+        super().phase_out(roots, until)
+        for event in self.state.events[start:]:
+            if event.kind == "phased_out":
+                self.state.cards[event.subject].damage = 0
+
+    def phase_in(self, roots: Iterable[Card]) -> None:
+        """502.15b, 502.15k: what one event phases in (directly, or
+        indirectly with its host, 502.15i) phases in simultaneously: noted
+        for the legend rule."""
+        start = len(self.state.events)
+        super().phase_in(roots)
+        events = self.state.events[start:]
+        together = list(dict.fromkeys(e.subject for e in events if e.kind == "phased_in"))
+        if together:
+            self.phased_in_together.append(together)
 
     def phase_in_with_attachments(self, card: Card) -> None:
         """502.15m: a permanent that phases in can attack and pay {T} as if it
@@ -48,6 +81,25 @@ class MirageRules(Pre2017Rules):
         makes it summoning sick again, 302.6)."""
         super().phase_in_with_attachments(card)
         card.sick = False
+
+    def legend_rule(self) -> bool:
+        """502.15k: two legends with the same name phasing in together both
+        go to their owners' graveyards (the timestamps the active player
+        gives them don't make either the older), whoever controls them;
+        the rest as today's legend rule (704.5j, which the Mirage edition
+        does not certify)."""
+        groups, self.phased_in_together = self.phased_in_together, []
+        doomed = [c for ids in groups for c in self.namesakes_phased_in_together(ids)]
+        doomed = list(dict.fromkeys(doomed))  # once, if it phased in twice
+        self.legends_die(doomed)
+        return super().legend_rule() or bool(doomed)
+
+    def namesakes_phased_in_together(self, ids: list[str]) -> list[Card]:
+        """502.15k: the legendary permanents among `ids`, still phased in,
+        that share their name with another of them."""
+        legends = [c for i in ids if (c := self.state.cards[i]).legendary and c.phased_in]
+        names = Counter(c.name for c in legends)
+        return [c for c in legends if names[c.name] > 1]
 
 
 #: The rules the reference engine plays in each edition.

@@ -73,12 +73,17 @@ class InPlayRules:
                 if key in kept:
                     rest.append(card)
                 kept.add(key)
-        for card in rest:
+        self.legends_die(rest)
+        return bool(rest)
+
+    def legends_die(self, cards: list[Card]) -> None:
+        """704.5j: the legends the rule removes go to their owners'
+        graveyards: they leave the battlefield, and creatures die (700.4)."""
+        for card in cards:
             self.trigger(card, "ltb")  # type: ignore[attr-defined]
             if card.is_creature:
                 self.trigger(card, "dies")  # type: ignore[attr-defined]
             self.leave_battlefield(card, "graveyard")  # type: ignore[attr-defined]
-        return bool(rest)
 
     def remove_damage(self, card: Card) -> None:
         """514.2: all damage marked on permanents is removed at cleanup,

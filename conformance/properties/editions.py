@@ -4,7 +4,8 @@ and a permanent that phased in plays as if it had haste (Mirage 502.15m).
 These properties cite only their editions' rule IDs, so they run only there
 (`conformance.editions.rules_in`); today's counterparts are
 `phased_out_tokens_stay_and_phase_in` (R2017-tokens) and
-`creatures_that_phase_in_can_tap_and_attack` (R2017-haste)."""
+`creatures_that_phase_in_can_tap_and_attack` (R2017-haste). Mirage's
+damage and legends are in `conformance.properties.mirage`."""
 
 from __future__ import annotations
 
