@@ -65,6 +65,7 @@ def test_unreachable_redis_is_a_setup_error(capsys: pytest.CaptureFixture[str]) 
     assert code == 2 and "--example-db redis://127.0.0.1:1/0: can't reach Redis" in err
 
 
+@pytest.mark.thorough
 def test_parallel_run_gives_the_same_report(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("xdist", reason="needs pytest-xdist")
     assert main(["certify", "--engine", MUTANT, *FAST, "-n", "2", "--out", "parallel/m"]) == 1
