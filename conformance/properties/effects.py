@@ -186,6 +186,19 @@ def untap_step_controllers(trace: Trace) -> dict[int, dict[str, int]]:
     }
 
 
+def controller_at(trace: Trace, pid: str, k: int) -> int:
+    """Who controls `pid` at observation k by the scenario's control effects:
+    the latest one still in force then (613.7, timestamp order in layer 2),
+    else the player it entered under (110.2). For a permanent the
+    observation can't show a controller of: one that has left the
+    battlefield in action k, after the effects ending there ended."""
+    controller = default_controllers(trace.scenario).get(pid, 0)
+    for g in control_grants(trace):
+        if g.target == pid and g.in_force(k):
+            controller = g.player
+    return controller
+
+
 def phased_out_under(trace: Trace) -> list[dict[str, int]]:
     """For each step, before it: who each phased-out permanent phased out
     under (702.26a), its controller as it phased out. In a PassTurn that is

@@ -14,7 +14,12 @@ from itertools import product
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.effects import control_grants, focus, untap_step_controllers
+from conformance.properties.effects import (
+    control_grants,
+    controller_at,
+    focus,
+    untap_step_controllers,
+)
 from conformance.properties.history import abilities, ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -181,20 +186,48 @@ class _Trigger:
     controllers: tuple[int, ...]
 
 
-def _phase_triggers(trace: Trace, step: Step, untap: dict[str, int]) -> list[_Trigger]:
-    """The phase triggers of `step`: each permanent that phased, with the
-    ability, still on the battlefield after it; `untap` is who controlled
-    what as the step's untap step began, if it is a PassTurn."""
+def _phase_triggers(trace: Trace, k: int, step: Step, untap: dict[str, int]) -> list[_Trigger]:
+    """The phase triggers of action k (`step`): each permanent that phased,
+    with the ability, still on the battlefield after it, and each one that
+    phased in and then left (`_phased_in_then_left`); `untap` is who
+    controlled what as the step's untap step began, if it is a PassTurn."""
     found = []
     for b in step.before.permanents:
         c = view(step.after, b.id)
-        if c is None or c.controller is None or not c.on_battlefield:
+        if c is not None and c.on_battlefield and c.controller is not None:
+            out, back = _went_out(step, b), _came_in(step, b)
+            kind = "phases_out" if out else "phases_in" if back else None
+            controllers = _trigger_controllers(untap, b, c)
+        elif _phased_in_then_left(step, b):
+            kind = "phases_in"
+            before = untap.get(b.id, b.controller)
+            # 603.3a: its controller as it phased in, before or after the
+            # phasing ended a control effect (`_trigger_controllers`); gone,
+            # it shows neither, so the scenario's effects say who.
+            options = (before, controller_at(trace, b.id, k))
+            controllers = tuple(dict.fromkeys(p for p in options if p is not None))
+        else:
             continue
-        kind = "phases_out" if _went_out(step, b) else "phases_in" if _came_in(step, b) else None
         if kind is None or kind not in abilities(trace.scenario, b.id):
             continue
-        found.append(_Trigger(b.id, kind, TRIGGER_LIFE[kind], _trigger_controllers(untap, b, c)))
+        found.append(_Trigger(b.id, kind, TRIGGER_LIFE[kind], controllers))
     return found
+
+
+def _phased_in_then_left(step: Step, b: PermanentView) -> bool:
+    """`b`, phased out, phased in in this step and then left the battlefield:
+    an Aura phasing in, in an untap step, on a host phasing out at the same
+    moment (702.26a: one event; 702.26i: it phases in attached to a host
+    that is treated as though it doesn't exist, 702.26b) goes to its owner's
+    graveyard (704.5m). Its "whenever this phases in" ability triggered all
+    the same: the event happened (603.2), and the ability exists apart from
+    its source once triggered (113.7a). The engine's events show that it
+    phased in first (engines reporting events log each phasing,
+    docs/observations.md)."""
+    c = view(step.after, b.id)
+    gone = c is None or not c.on_battlefield
+    came_in = bool(step.after.events_of("phased_in", b.id))
+    return b.on_battlefield and b.phased_out and gone and came_in
 
 
 def _trigger_controllers(
@@ -214,8 +247,8 @@ def _trigger_controllers(
     return tuple(dict.fromkeys(p for p in options if p is not None))
 
 
-def _checked_steps(trace: Trace) -> Iterator[tuple[Step, dict[str, int], set[int]]]:
-    """Each phasing action carried out, with who controlled what as its
+def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], set[int]]]:
+    """Each phasing action k carried out, with who controlled what as its
     untap step began (PassTurn, `untap_step_controllers`; else empty), and
     the players whose life shows only triggered abilities there: not the
     defender in a turn with combat damage (510), nor the controller of a
@@ -244,7 +277,7 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[Step, dict[str, int], set[int
                 # began (cleanup may have ended a control effect, 514.2).
                 unseen |= {p for p in (b.controller, untap.get(b.id)) if p is not None}
         players = {p.index for p in step.after.players} - unseen
-        yield step, untap, players
+        yield k, step, untap, players
 
 
 def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
@@ -260,8 +293,8 @@ def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
 
 
 def _check_trigger_life(trace: Trace, rule: str) -> None:
-    for step, untap, players in _checked_steps(trace):
-        ways = _gains(_phase_triggers(trace, step, untap))
+    for k, step, untap, players in _checked_steps(trace):
+        ways = _gains(_phase_triggers(trace, k, step, untap))
         delta = {
             c.index: c.life - b.life
             for b, c in zip(step.before.players, step.after.players, strict=True)
@@ -283,8 +316,8 @@ def _check_trigger_life(trace: Trace, rule: str) -> None:
 def _a_phase_trigger_gained_life(trace: Trace) -> bool:
     """603.10b: a permanent with "whenever this phases out" or "whenever this
     phases in" phased that way, and its controller gained the life."""
-    for step, untap, players in _checked_steps(trace):
-        for t in _phase_triggers(trace, step, untap):
+    for k, step, untap, players in _checked_steps(trace):
+        for t in _phase_triggers(trace, k, step, untap):
             if any(p in players and _life_delta(step, p) >= t.life for p in t.controllers):
                 return True
     return False
@@ -300,7 +333,7 @@ def _a_zone_trigger_permanent_phased(trace: Trace) -> bool:
     controllers' life checked."""
     zone_triggers = {"etb", "ltb", "dies"}
     went_out = came_in = False
-    for step, _, players in _checked_steps(trace):
+    for _, step, _, players in _checked_steps(trace):
         for b in step.before.permanents:
             c = view(step.after, b.id)
             if (
