@@ -17,7 +17,14 @@ from conformance.codec import from_data
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.setup import (
+    TRIGGER_LIFE,
+    ControlEffect,
+    Duration,
+    Permanent,
+    PhasedOut,
+    Setup,
+)
 
 #: Issue 9: the leaver owns both x and the source x waits for (610.4); x
 #: used to phase in (firing its triggers) before leaving (702.26k).
@@ -133,6 +140,28 @@ REGRESSIONS = {
     "the leaver owns what waits and what it waits for": from_data(
         Scenario, LEAVER_OWNS_THE_UNTIL_SOURCE
     ),
+    # Issue 9, certify seed 302: player 0's untap step phases p1 out and p2
+    # in at once (702.26a), ending the control effect on p2 (702.26f); p2
+    # phases in on a host treated as though it doesn't exist and goes to the
+    # graveyard (704.5m), but its "phases in" trigger fired (603.2) for its
+    # controller as it phased in (603.3a): player 1 once the effect ended.
+    "an Aura's 'phases in' trigger as it phases in on a host phasing out": Scenario(
+        Setup(
+            permanents=(
+                Permanent("p1", owner=1, phasing=1, power=0, toughness=1),
+                Permanent(
+                    "p2",
+                    owner=1,
+                    attached_to="p1",
+                    phased_out=PhasedOut("direct", 0),
+                    abilities=("phases_in",),
+                    **AURA,  # type: ignore[arg-type]
+                ),
+            ),
+            effects=(ControlEffect("p2", 0, as_long_as("p1")),),
+        ),
+        (a.PassTurn(), a.PassTurn()),
+    ),
     # A source targeting itself (610.4): it waits for itself to leave.
     "a 'phases out until' source targeting itself": Scenario(
         Setup(players=3, permanents=(Permanent("p1", owner=1, phasing=1, power=1, toughness=1),)),
@@ -157,3 +186,16 @@ def test_replaying_the_issue_scenario_passes_on_the_reference(
     code = main([*argv, "--property", "leaving_player_takes_what_they_own"])
     assert code == 0, capsys.readouterr().out
     assert "passes on this engine" in capsys.readouterr().out
+
+
+def test_a_phases_in_trigger_of_an_aura_that_then_left_counts() -> None:
+    """The seed-302 scenario exercises 603.10b: the reference gives the life
+    of p2's trigger to player 1, and the property's model expects it."""
+    scenario = REGRESSIONS["an Aura's 'phases in' trigger as it phases in on a host phasing out"]
+    trace = play(ReferenceEngine(), scenario)
+    last = trace.steps[-1]
+    assert last.after.player(1).life - last.before.player(1).life == TRIGGER_LIFE["phases_in"]
+    assert not last.after.permanent("p2").on_battlefield
+    prop = REGISTRY["phase_triggers_trigger"]
+    prop.check(trace)
+    assert prop.exercised(trace)
