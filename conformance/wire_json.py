@@ -1,5 +1,5 @@
 """JSON for the engine protocol's lines: orjson when it is installed (the
-`fast` extra), with exactly the standard library's results.
+`fast` extra), with the standard library's results.
 
 The protocol encodes and parses a line each way per `perform`, and orjson
 cut the time it adds per call by a quarter (reports/benchmarks.md,
@@ -11,8 +11,12 @@ whether orjson is installed (tests/test_wire_json.py checks both agree):
   `null` for NaN and infinities where `json` writes `NaN`; it refuses
   integers beyond 64 bits and, with the options below, anything but
   JSON's own types (a dataclass, a date, a subclass). Such output is
-  written by `json`. The protocol has no floats; orjson writes one in its
-  own notation ("1e-6" for `json`'s "1e-06"), the same number.
+  written by `json`. Two differences remain, both outside what a message
+  can hold: a float (the protocol has none) is written in orjson's own
+  notation, the same number ("1e-6" for `json`'s "1e-06"); an `Enum` or a
+  `UUID` that a broken adapter puts in an observation, which `json`
+  refuses, orjson writes as its value (no option passes them to
+  `_refuse`), and the suite's decoder then names the field either way.
 - parsing: orjson reads an integer beyond 64 bits as a float (a run of 19
   or more digits sends the line to `json`); it refuses what `json` takes
   (`NaN`, a float out of range, a lone surrogate, a BOM) and what both
