@@ -15,8 +15,8 @@ whether orjson is installed (tests/test_wire_json.py checks both agree):
   can hold: a float (the protocol has none) is written in orjson's own
   notation, the same number ("1e-6" for `json`'s "1e-06"); an `Enum` or a
   `UUID` that a broken adapter puts in an observation, which `json`
-  refuses, orjson writes as its value (no option passes them to
-  `_refuse`), and the suite's decoder then names the field either way.
+  refuses (`phasecert serve` then fails with a TypeError), orjson writes
+  as its value (no option passes them to `_refuse`).
 - parsing: orjson reads an integer beyond 64 bits as a float (a run of 19
   or more digits sends the line to `json`); it refuses what `json` takes
   (`NaN`, a float out of range, a lone surrogate, a BOM) and what both
