@@ -62,6 +62,7 @@ def test_phase_rs_through_serve_gives_the_in_process_verdicts_on_a_sample() -> N
 
 @pytest.mark.skipif(not FULL, reason="opt-in: PHASECERT_FULL_STDIO=1")
 @pytest.mark.parametrize("name", ["reference", "phase-rs"])
-@pytest.mark.parametrize("prop", sorted(REGISTRY))
+# Collected only when opted in: 126 skips would crowd the default run's output.
+@pytest.mark.parametrize("prop", sorted(REGISTRY) if FULL else ())
 def test_every_property_through_serve_gives_the_in_process_verdict(name: str, prop: str) -> None:
     compare_through_serve(name, [prop])
