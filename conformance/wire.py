@@ -11,10 +11,10 @@ Setups, actions and observations have exactly the shapes
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from conformance import wire_json
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
 from conformance.observation import Observation
@@ -147,19 +147,15 @@ class ProtocolError(ValueError):
     """A line that is not a well-formed message; the text names the field."""
 
 
-#: Made once: `json.dumps` with options builds an encoder per call.
-_JSON = json.JSONEncoder(separators=(",", ":"))
-
-
 def encode(message: Any) -> str:
     """One line of JSON, newline included."""
-    return _JSON.encode(to_data(message)) + "\n"
+    return wire_json.dumps(to_data(message)) + "\n"
 
 
 def parse_line(line: str | bytes) -> dict[str, Any]:
     """The JSON object on `line`, or ProtocolError saying what it is instead."""
     try:
-        data = json.loads(line)
+        data = wire_json.loads(line)
     except (ValueError, RecursionError) as e:
         raise ProtocolError(f"not a JSON line ({e}): {_excerpt(line)}") from None
     if not isinstance(data, dict):
