@@ -87,7 +87,15 @@ def test_served_reference_plays_like_the_reference() -> None:
         engine.close()
 
 
-@pytest.mark.parametrize("prop", sorted(SAMPLE))
+# Shrinking sequential-phasing's counterexample through the pipe takes
+# minutes: that one is in the thorough tier.
+@pytest.mark.parametrize(
+    "prop",
+    [
+        pytest.param(p, marks=pytest.mark.thorough if p.startswith("untap_step") else ())
+        for p in sorted(SAMPLE)
+    ],
+)
 def test_same_verdicts_in_process_and_through_serve(prop: str) -> None:
     using = settings(profile("ci"), max_examples=15)
     for in_process, spec in [

@@ -56,6 +56,7 @@ def compare_through_serve(name: str, properties: Iterable[str]) -> None:
     assert not differences, f"in process, then through serve: {differences}"
 
 
+@pytest.mark.thorough
 def test_phase_rs_through_serve_gives_the_in_process_verdicts_on_a_sample() -> None:
     compare_through_serve("phase-rs", PHASE_RS_SAMPLE)
 
