@@ -17,15 +17,39 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
 from conformance.properties.history import ceased_while_phased_out, view
+from conformance.properties.leads import turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import ControlEffect, PhasedOut, Setup
+from conformance.setup import ControlEffect, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import Caps, maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.DESTROY}
 _NAME = "Legend"
+
+
+def namesake(x: Permanent, card: Permanent, player: int, *, token: bool, phasing: int) -> Permanent:
+    """`x` made another copy of `card`'s legendary card, named `_NAME` (one
+    name, one set of characteristics), phased out directly under `player`,
+    who owns and controls it (702.26a: it phases in at their untap step)."""
+    return replace(
+        x,
+        types=card.types,
+        attachment=card.attachment,
+        power=card.power,
+        toughness=card.toughness,
+        abilities=card.abilities,
+        chosen=card.chosen,
+        token=token,
+        legendary=True,
+        name=_NAME,
+        owner=player,
+        controller=player,
+        default_controller=None,
+        phasing=phasing,
+        phased_out=PhasedOut("direct", player),
+    )
 
 
 def _legend_names(scenario: Scenario) -> dict[str, str]:
@@ -99,23 +123,7 @@ def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     player = m.controller
     keep = replace(m, legendary=True, name=_NAME, phased_out=None, phasing=int(maybe(draw)))
     # L is another copy of M's card (one name, one set of characteristics).
-    out = replace(
-        x,
-        types=m.types,
-        attachment=m.attachment,
-        power=m.power,
-        toughness=m.toughness,
-        abilities=m.abilities,
-        chosen=m.chosen,
-        token=m.token,
-        legendary=True,
-        name=_NAME,
-        owner=player,
-        controller=player,
-        default_controller=None,
-        phasing=keep.phasing,
-        phased_out=PhasedOut("direct", player),
-    )
+    out = namesake(x, m, player, token=m.token, phasing=keep.phasing)
     hosts = {m.id, x.id}
     if any(p.attached_to in hosts for p in setup.permanents):
         return setup, ()
@@ -133,8 +141,7 @@ def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         permanents=tuple(given.get(p.id, p) for p in setup.permanents),
         effects=effects,
     )
-    turns = (player - setup.active) % setup.players or setup.players
-    return setup, (a.PassTurn(),) * turns
+    return setup, turns_to_untap(setup, player)
 
 
 @rule_property(

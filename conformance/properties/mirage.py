@@ -26,15 +26,16 @@ from conformance.properties.history import (
     view,
     was_out_came_in,
 )
+from conformance.properties.leads import turns_to_untap
+from conformance.properties.legends import namesake
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import ControlEffect, PhasedOut, Setup
+from conformance.setup import ControlEffect, Setup
 from conformance.strategies._draw import Caps, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 
 #: Abilities and effects that would only add noise to the legends' positions.
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.ANTHEM, C.PT_BOOST}
-_NAME = "Legend"
 
 
 def _damaged_out_then_in_clean(trace: Trace) -> bool:
@@ -132,23 +133,7 @@ def _namesakes_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     second = pick(draw, free[1:])
     player = first.controller
     copies = {
-        p.id: replace(
-            p,
-            types=first.types,
-            attachment=first.attachment,
-            power=first.power,
-            toughness=first.toughness,
-            abilities=first.abilities,
-            chosen=first.chosen,
-            token=False,
-            legendary=True,
-            name=_NAME,
-            owner=player,
-            controller=player,
-            default_controller=None,
-            phasing=first.phasing,
-            phased_out=PhasedOut("direct", player),
-        )
+        p.id: namesake(p, first, player, token=False, phasing=first.phasing)
         for p in (first, second)
     }
     # Their control effects go: each is its owner's, as it phased out.
@@ -162,8 +147,7 @@ def _namesakes_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         permanents=tuple(copies.get(p.id, p) for p in setup.permanents),
         effects=effects,
     )
-    turns = (player - setup.active) % setup.players or setup.players
-    return setup, (a.PassTurn(),) * turns
+    return setup, turns_to_untap(setup, player)
 
 
 @rule_property(
