@@ -21,7 +21,9 @@ from conformance.scenario import Scenario
 
 T = TypeVar("T")
 
-_TAGGED: dict[str, type] = {
+#: The vocabulary types written with a "type" tag (actions and effects: a
+#: list of them mixes kinds); the JSON Schema tags the same ones.
+TAGGED_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (*actions.ACTION_TYPES, setup.ControlEffect, setup.BoostEffect, setup.SkipUntap)
 }
@@ -59,7 +61,7 @@ def to_data(value: Any) -> Any:
 def _encoder(cls: type) -> Callable[[Any], dict[str, Any]]:
     """An encoder for dataclass `cls`, its defaults worked out once (the
     engine protocol encodes an observation per call)."""
-    tag = {"type": cls.__name__} if cls.__name__ in _TAGGED else {}
+    tag = {"type": cls.__name__} if cls.__name__ in TAGGED_TYPES else {}
     fields = [(f.name, _default(f)) for f in dataclasses.fields(cls)]
 
     def encode(value: Any) -> dict[str, Any]:
@@ -254,7 +256,7 @@ def _tuple(args: tuple[Any, ...]) -> Decoder:
 
 
 def _dataclass(cls: type) -> Decoder:
-    hints = _hints(cls)
+    hints = field_types(cls)
     fields = dataclasses.fields(cls)
     known = {f.name for f in fields} | {"type"}
     required = [
@@ -356,7 +358,8 @@ def _builder(
 _HINTS: dict[type, dict[str, Any]] = {}
 
 
-def _hints(cls: type) -> dict[str, Any]:
+def field_types(cls: type) -> dict[str, Any]:
+    """The resolved type of each field of the dataclass `cls` (cached)."""
     if cls not in _HINTS:
         module = typing.cast(Any, __import__(cls.__module__, fromlist=["_"]))
         _HINTS[cls] = get_type_hints(cls, vars(module))

@@ -15,7 +15,7 @@ import json
 import types
 from typing import Any, Literal, Union, get_args, get_origin
 
-from conformance.codec import _TAGGED, _hints
+from conformance.codec import TAGGED_TYPES, field_types
 from conformance.wire import MESSAGES, PROTOCOL_VERSION
 
 SCHEMA_ID = "https://phasecert.invalid/schemas/protocol.schema.json"
@@ -43,10 +43,10 @@ def _define(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
     if cls.__name__ in defs:
         return ref
     defs[cls.__name__] = {}  # placeholder: recursive types stop here
-    hints = _hints(cls)
+    hints = field_types(cls)
     properties: dict[str, Any] = {}
     required = []
-    if cls.__name__ in _TAGGED:
+    if cls.__name__ in TAGGED_TYPES:
         properties["type"] = {"const": cls.__name__}
         required.append("type")
     for f in dataclasses.fields(cls):

@@ -176,6 +176,12 @@ class Setup:
     permanents: tuple[Permanent, ...] = ()
     effects: tuple[Effect, ...] = ()
 
+    def turns_until(self, player: int) -> int:
+        """How many turns pass before `player`'s next turn begins (a whole
+        round if it is theirs now), players who leave excepted: their next
+        untap step, where what phased out under them phases in (702.26a)."""
+        return (player - self.active) % self.players or self.players
+
     def permanent(self, pid: str) -> Permanent:
         for p in self.permanents:
             if p.id == pid:

@@ -22,6 +22,7 @@ from conformance.properties import (  # noqa: F401
     responses,
     sickness,
     statics,
+    triggers,
     unattached,
     untap,
     until,

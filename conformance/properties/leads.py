@@ -47,8 +47,7 @@ def ready_creatures(setup: Setup, player: int | None = None) -> list[Permanent]:
 def turns_to_untap(setup: Setup, player: int) -> tuple[a.Action, ...]:
     """The PassTurns that bring `player`'s next untap step, where what
     phased out under them phases in (702.26a); players who leave excepted."""
-    n = (player - setup.active) % setup.players or setup.players
-    return (a.PassTurn(),) * n
+    return (a.PassTurn(),) * setup.turns_until(player)
 
 
 def phase_out_then(

@@ -75,8 +75,7 @@ def _phased_out_tapper(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         permanents=tuple(tapper if p.id == x.id else p for p in setup.permanents),
         effects=effects,
     )
-    turns = (player - setup.active) % setup.players or setup.players
-    return setup, (a.PassTurn(),) * turns
+    return setup, (a.PassTurn(),) * setup.turns_until(player)
 
 
 @rule_property(

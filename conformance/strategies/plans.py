@@ -153,7 +153,7 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     if then is None or isinstance(then, a.PhaseOut):
         # S is still there (in or out) when x's controller's untap step
         # comes: x stays out.
-        owed = (_controller(setup, x) - setup.active) % setup.players or setup.players
+        owed = setup.turns_until(_controller(setup, x))
         turns = integer(draw, owed, setup.players)
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
     played = (a.PhaseOutUntil(player, source, x), *([] if then is None else [then]))
@@ -239,6 +239,6 @@ def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
         return setup, ()
     target = pick(draw, phasing)
     borrower = pick(draw, [i for i in range(setup.players) if i != target.controller])
-    turns = (borrower - setup.active) % setup.players or setup.players
+    turns = setup.turns_until(borrower)
     grant = a.GainControl(borrower, target.id, Duration("your_next_turn"))
     return setup, (grant, *(a.PassTurn(),) * turns)

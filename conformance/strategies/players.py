@@ -240,7 +240,7 @@ def skipped_untap_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     p, o = _players(draw, setup)
     setup = with_a_permanent(setup, p)
     setup = replace(setup, effects=(*setup.effects, SkipUntap(p)))
-    turns = (p - setup.active) % setup.players or setup.players
+    turns = setup.turns_until(p)
     then = [a.GainLife(p, integer(draw, 1, 3)), a.DealDamage(o, p, integer(draw, 1, 3))]
     later = some(draw, then, 2) or then[:1]
     # Then to their next turn, whose untap step phases their permanents in.
