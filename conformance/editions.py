@@ -190,7 +190,7 @@ def _mirage() -> list[Rule]:
         r(
             "502.15n",
             "A spell or ability targeting a permanent that phased out and back in before it resolves resolves normally.",
-            uncertified="no action of the vocabulary phases a target out and back in while its spell waits: its responses (Destroy's phased_out_in_response, TapAndDamage's protected_in_response) phase targets out and leave them out, which is R2017-targets' situation, not this one",
+            "702.26d",
         ),
         r("502.15p", "Several instances of phasing on one permanent are redundant.", "702.26p"),
         r(
