@@ -75,7 +75,7 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
-    a.DestroyThroughPhasing: ("702.26d",),
+    a.DestroyThroughPhasing: ("702.26c", "702.26d"),
     a.DrawPerCreature: ("702.26b",),
     a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
     a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),

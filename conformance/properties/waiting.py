@@ -1,8 +1,9 @@
-"""A spell waiting while its target phases out and back in (702.26d; Mirage
-502.15n): phasing is not a zone change, so the permanent that phases back
-in is the same object, still the spell's legal target, and the spell
-resolves on it normally. (A target that stays phased out is R2017-targets'
-situation: `spell_whose_target_phased_out_does_nothing`.)"""
+"""A spell waiting while its target phases out and back in (702.26c,
+702.26d; Mirage 502.15n, which carries both jointly): phasing is not a zone
+change, so the permanent that phases back in is the same object, a legal
+target again, and the spell resolves on it normally. (A target that stays
+phased out is R2017-targets' situation:
+`spell_whose_target_phased_out_does_nothing`.)"""
 
 from __future__ import annotations
 
@@ -89,6 +90,7 @@ def _resolved_on_the_rephased_target(trace: Trace) -> bool:
 
 
 @rule_property(
+    "702.26c",
     "702.26d",
     needs={C.DESTROY, C.TARGETING, C.PHASE_OUT_UNTIL, C.STACKED_RESPONSES},
     scenarios=lambda caps: planned_scenarios(
