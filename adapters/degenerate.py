@@ -139,6 +139,9 @@ class NoPhasingRefused(NoPhasing):
             raise _refused()
         super().destroy_target(action)
 
+    def destroy_through_phasing(self, action: a.DestroyThroughPhasing) -> None:
+        raise _refused()
+
 
 def _refused() -> Refused:
     return Refused("phasing is not supported")

@@ -68,6 +68,22 @@ class Destroy:
 
 
 @dataclass(frozen=True)
+class DestroyThroughPhasing:
+    """`caster` casts "Destroy target permanent. Draw a card." on `target`.
+    In response `source`'s controller activates it: "Target permanent phases
+    out until [source] leaves the battlefield." on `target` (610.4); once
+    that resolves, still before the first spell, `caster` casts "Destroy
+    target permanent." on `source`, so `target` phases back in while the
+    first spell waits (refused if `source` is `target`, is attached to it or
+    isn't phased in). That spell then resolves on it normally: phasing is
+    not a zone change, so it is the same permanent (702.26d, Mirage 502.15n)."""
+
+    caster: int
+    target: str
+    source: str
+
+
+@dataclass(frozen=True)
 class DrawPerCreature:
     """`player` casts "Draw a card for each creature you control." (702.26b)"""
 
@@ -276,6 +292,7 @@ Action = (
     | PhaseOutUntil
     | DestroyAll
     | Destroy
+    | DestroyThroughPhasing
     | DrawPerCreature
     | GainControl
     | PumpTeam
@@ -309,6 +326,14 @@ _NEEDS: dict[type, frozenset[Capability]] = {
     PhaseOutUntil: frozenset({Capability.PHASE_OUT_UNTIL}),
     DestroyAll: frozenset({Capability.DESTROY}),
     Destroy: frozenset({Capability.DESTROY, Capability.TARGETING}),
+    DestroyThroughPhasing: frozenset(
+        {
+            Capability.DESTROY,
+            Capability.TARGETING,
+            Capability.PHASE_OUT_UNTIL,
+            Capability.STACKED_RESPONSES,
+        }
+    ),
     DrawPerCreature: frozenset({Capability.COUNT_CREATURES}),
     GainControl: frozenset({Capability.CONTROL_CHANGE, Capability.TARGETING}),
     PumpTeam: frozenset({Capability.PT_BOOST}),

@@ -88,6 +88,10 @@ class Capability(StrEnum):
     #: The ability "Whenever this phases in, tap it.": when it resolves
     #: (in the upkeep, after untapping, 502.4) shows in what it taps.
     UPKEEP_TRIGGERS = "upkeep-triggers"
+    #: Responses stacked on a waiting spell, each resolving before it: a
+    #: target phased out in response, then phased back in by a second
+    #: response (`DestroyThroughPhasing`; 702.26d, Mirage 502.15n).
+    STACKED_RESPONSES = "stacked-responses"
 
 
 ALL_CAPABILITIES: frozenset[Capability] = frozenset(Capability)

@@ -22,14 +22,17 @@ CATALOG_VERSION = "2026-12-01"
 class Rule:
     """A rule of one edition. An older edition's rule that today's rules
     still make (under other numbers) `carries` today's IDs: the properties of
-    those certify it. `uncertified` says why no property can judge it yet
-    (empty when one does)."""
+    those certify it. One carrying them `jointly` says what today's rules
+    say only together: only a property citing all of them certifies it.
+    `uncertified` says why no property can judge it yet (empty when one
+    does)."""
 
     id: str
     summary: str
     edition: Edition = "current"
     carries: tuple[str, ...] = ()
     uncertified: str = ""
+    jointly: bool = False
 
 
 _RULES = [

@@ -99,6 +99,11 @@ def describe_action(x: a.Action) -> str:
         case a.Destroy(caster, target, response):
             reply = " (it phases out in response)" if response else ""
             return f"player {caster}: destroy {target}, draw a card{reply}"
+        case a.DestroyThroughPhasing(caster, target, source):
+            return (
+                f"player {caster}: destroy {target}, draw a card (in response {target} phases "
+                f"out until {source} leaves, then player {caster} destroys {source})"
+            )
         case a.DrawPerCreature(player):
             return f"player {player}: draw a card for each creature you control"
         case a.GainControl(player, target, duration):

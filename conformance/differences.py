@@ -38,6 +38,7 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.PhaseOut: ("702.26b", "R2017-nonexistent"),
     a.PhaseOutUntil: ("610.4", "702.26b"),
     a.Destroy: ("702.26b", "R2017-targets"),
+    a.DestroyThroughPhasing: ("702.26b", "R2017-targets", "610.4"),
     a.GainControl: ("702.26b", "R2017-nonexistent"),
     a.Activate: ("702.26b", "R2017-nonexistent", "R2017-haste"),
     a.DeclareAttackers: ("R2017-nonexistent", "R2017-haste"),
@@ -60,6 +61,7 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.Activate: ("702.26b", "R2017-nonexistent"),
     a.Concede: ("702.26k", "800.4a"),
     a.Destroy: ("702.26b",),
+    a.DestroyThroughPhasing: ("702.26d", "702.26b"),
     a.DestroyAll: ("702.26b",),
     a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
     a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),
@@ -73,6 +75,7 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
+    a.DestroyThroughPhasing: ("702.26c", "702.26d"),
     a.DrawPerCreature: ("702.26b",),
     a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
     a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),

@@ -14,8 +14,11 @@
 An older edition numbers its rules as its own text does. Where one still
 says what today's rules say, it `carries` today's IDs, and the properties of
 those certify it under its own number (`rules_in`); where it differs, a
-property cites its ID directly (conformance/properties/editions.py). A rule
-the vocabulary cannot put to the test yet says so (`Rule.uncertified`).
+property cites its ID directly (conformance/properties/editions.py). One
+that only several of today's rules say together carries them `jointly`
+(Mirage 502.15n: 702.26c and 702.26d), certified only by a property citing
+them all. A rule the vocabulary cannot put to the test yet says so
+(`Rule.uncertified`).
 """
 
 from __future__ import annotations
@@ -121,8 +124,10 @@ def _pre_2017() -> list[Rule]:
 
 
 def _mirage() -> list[Rule]:
-    def r(id: str, summary: str, *carries: str, uncertified: str = "") -> Rule:
-        return Rule(id, summary, "mirage", carries, uncertified)
+    def r(
+        id: str, summary: str, *carries: str, uncertified: str = "", jointly: bool = False
+    ) -> Rule:
+        return Rule(id, summary, "mirage", carries, uncertified, jointly)
 
     return [
         r(
@@ -190,7 +195,11 @@ def _mirage() -> list[Rule]:
         r(
             "502.15n",
             "A spell or ability targeting a permanent that phased out and back in before it resolves resolves normally.",
-            uncertified="no action of the vocabulary phases a target out and back in while its spell waits: its responses (Destroy's phased_out_in_response, TapAndDamage's protected_in_response) phase targets out and leave them out, which is R2017-targets' situation, not this one",
+            # The same object (702.26d), a legal target again (702.26c): only
+            # a property judging both at once puts it to the test.
+            "702.26c",
+            "702.26d",
+            jointly=True,
         ),
         r("502.15p", "Several instances of phasing on one permanent are redundant.", "702.26p"),
         r(
@@ -236,29 +245,43 @@ def check_edition(name: str) -> Edition:
 
 
 def _carriers(edition: Edition) -> dict[str, list[str]]:
-    """Today's rule ID → the IDs of `edition` carrying it."""
+    """Today's rule ID → the IDs of `edition` carrying it on its own (not
+    `jointly` with others)."""
     found: dict[str, list[str]] = {}
     for rule in CATALOGS[edition].values():
-        for current in rule.carries:
+        for current in () if rule.jointly else rule.carries:
             found.setdefault(current, []).append(rule.id)
     return found
+
+
+def _joint(edition: Edition, cited: Iterable[str]) -> list[Rule]:
+    """The rules of `edition` carrying today's IDs `jointly`, all of which
+    are in `cited`."""
+    given = set(cited)
+    return [
+        r for r in CATALOGS[edition].values() if r.jointly and r.carries and set(r.carries) <= given
+    ]
 
 
 def rules_in(cited: Iterable[str], edition: Edition) -> tuple[str, ...]:
     """The IDs of `edition` a property citing `cited` certifies there, or ()
     if it does not hold there: it holds when every rule it cites is one of
-    the edition's own or a rule of today's the edition carries."""
+    the edition's own or a rule of today's the edition carries (on its own,
+    or jointly with others it cites too)."""
+    cited = tuple(cited)
     catalog = CATALOGS[edition]
     carriers = {} if edition == CURRENT else _carriers(edition)
+    joint = [] if edition == CURRENT else _joint(edition, cited)
+    jointly_carried = {c for r in joint for c in r.carries}
     found: list[str] = []
     for rule in cited:
         if rule in catalog:
             found.append(rule)  # the edition's own rule, cited directly
         elif rule in carriers:
             found += carriers[rule]
-        else:
+        elif rule not in jointly_carried:
             return ()  # a rule this edition does not make
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found + [r.id for r in joint]))
 
 
 def translated(current: Iterable[str], edition: Edition) -> tuple[str, ...]:
@@ -266,10 +289,11 @@ def translated(current: Iterable[str], edition: Edition) -> tuple[str, ...]:
     them; IDs it does not carry are left out."""
     if edition == CURRENT:
         return tuple(current)
+    current = tuple(current)
     carriers = _carriers(edition)
     catalog = CATALOGS[edition]
     out = [x for r in current for x in carriers.get(r, [r] if r in catalog else [])]
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out + [r.id for r in _joint(edition, current)]))
 
 
 def certified_by(rule: Rule, cited: dict[str, tuple[str, ...]]) -> list[str]:

@@ -111,6 +111,10 @@ def test_a_property_holds_where_every_rule_it_cites_does() -> None:
     assert rules_in(("702.25k", "702.26g"), "pre-2017") == ("702.25k", "702.25f")
     assert rules_in(("702.25k", "702.25f"), "current") == ()
     assert rules_in(("702.25k", "702.25f"), "mirage") == ()
+    # 502.15n carries 702.26c and 702.26d jointly: only with both.
+    assert "502.15n" not in rules_in(("702.26d",), "mirage")
+    assert "502.15n" not in rules_in(("702.26c",), "mirage")
+    assert "502.15n" in rules_in(("702.26c", "702.26d"), "mirage")
     today = {n for n, p in REGISTRY.items() if set(p.rules) <= set(CATALOG)}
     assert set(in_edition("current")) == today
 

@@ -151,6 +151,17 @@ EXERCISING: dict[str, Scenario] = {
         Setup(permanents=(creature("p1", abilities=("etb", "ltb", "dies")),)),
         (a.PhaseOut(0, ("p1",)), a.PassTurn(), a.PassTurn()),
     ),
+    # Player 0's destroy spell waits while player 1's p1 phases out until
+    # p2 leaves, and p2 is destroyed: p1 phases back in and is destroyed.
+    "spell_resolves_on_a_target_that_phased_out_and_in": Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1),
+                Permanent("p2", owner=1, controller=1, types=("artifact",)),
+            )
+        ),
+        (a.DestroyThroughPhasing(0, "p1", "p2"),),
+    ),
     "phase_triggers_trigger": Scenario(
         Setup(permanents=(creature("p1", abilities=("phases_out",)),)),
         (a.PhaseOut(0, ("p1",)),),
@@ -175,9 +186,9 @@ def test_an_engine_that_never_phases_does_not_exercise_it(name: str, engine: Any
 
 
 def test_every_property_of_the_area_has_a_scenario() -> None:
-    from conformance.properties import entering, identity, triggers, untap
+    from conformance.properties import entering, identity, triggers, untap, waiting
 
-    modules = {m.__name__ for m in (entering, identity, triggers, untap)}
+    modules = {m.__name__ for m in (entering, identity, triggers, untap, waiting)}
     mine = {name for name, prop in REGISTRY.items() if prop.check.__module__ in modules}
     assert mine == set(EXERCISING)
 

@@ -118,3 +118,15 @@ class IndirectPhasingNoTrigger(Rules):
     def phase_trigger(self, card: Card, kind: str) -> None:
         if card.phased_out is None or card.phased_out.cause == "direct":
             super().phase_trigger(card, kind)
+
+
+@mutant(
+    "rephased-target-is-new",
+    "702.26d",
+    "a permanent that phased out and back in while a spell waited is a new object to it: "
+    "the spell has lost its target and does nothing",
+    kills=("spell_resolves_on_a_target_that_phased_out_and_in",),
+)
+class RephasedTargetIsNew(Rules):
+    def still_the_target(self, card: Card) -> bool:
+        return False

@@ -32,6 +32,12 @@ MISSING: dict[C, str] = {
         "nothing, so a duration that never starts (611.2b) can't be played "
         "(probes/control_for_as_long_as_other.py)"
     ),
+    C.STACKED_RESPONSES: (
+        "the only phase.rs move that lets a second response phase a waiting spell's "
+        "target back in is 'phases out until this leaves the battlefield', whose "
+        "duration phase.rs ignores (D10): the target stays out as its source leaves, "
+        "so the spell never finds it back (probes/stacked_responses.py)"
+    ),
 }
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs

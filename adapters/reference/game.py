@@ -19,6 +19,7 @@ _PLAY: dict[type, str] = {
     a.PhaseOutUntil: "phase_out_until",
     a.DestroyAll: "destroy_all",
     a.Destroy: "destroy_target",
+    a.DestroyThroughPhasing: "destroy_through_phasing",
     a.DrawPerCreature: "draw_per_creature",
     a.GainControl: "gain_control",
     a.PumpTeam: "pump_team",

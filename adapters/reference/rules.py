@@ -192,6 +192,44 @@ class Rules(InPlayRules, PhasingRules, ContinuousRules, ZoneRules, LifeRules, Pr
         self.destroy([card])
         self.draw(action.caster, 1)
 
+    def destroy_through_phasing(self, action: a.DestroyThroughPhasing) -> None:
+        """610.4, 702.26d, Mirage 502.15n: the target phases out in response
+        until the source leaves, the source is destroyed in a second
+        response, so the target phases in while the destroy spell waits
+        (each response resolving gives priority again, 117.3b). Phasing is
+        not a zone change: the spell resolves on the same permanent."""
+        self.check_player(action.caster)
+        card = self.target(action.target)
+        source = self.target(action.source)
+        if source is card or self.attached_to_chain(source, card):
+            raise Refused(f"{action.source} would phase out with {action.target}")
+        self.receive_priority()
+        self.phase_out([card], until=source.id)
+        self.receive_priority()
+        if self.is_legal_target(source):
+            self.destroy([source])
+        self.receive_priority()
+        if not self.is_legal_target(card) or not self.still_the_target(card):
+            return
+        self.destroy([card])
+        self.draw(action.caster, 1)
+
+    def attached_to_chain(self, card: Card, host: Card) -> bool:
+        """702.26g: `card` is attached to `host`, directly or through what
+        it is attached to, so it would phase out indirectly with it."""
+        on = card.attached_to
+        while isinstance(on, str):
+            if on == host.id:
+                return True
+            on = self.state.cards[on].attached_to
+        return False
+
+    def still_the_target(self, card: Card) -> bool:
+        """702.26d (Mirage 502.15f, 502.15n): a permanent that phased out and
+        back in is the same object, so a spell that targeted it before
+        still has it as its target."""
+        return card.on_battlefield
+
     def draw_per_creature(self, action: a.DrawPerCreature) -> None:
         """702.26b: phased-out creatures aren't counted."""
         self.check_player(action.player)

@@ -36,7 +36,8 @@ def list_rules(edition: Edition = CURRENT) -> int:
     for rule in catalog.values():
         covering = [name for name, prop in held.items() if rule.id in prop.rules]
         carried = [c for c in rule.carries if c != rule.id]
-        same = f" (today's {', '.join(carried)})" if carried else ""
+        joined = " and " if rule.jointly else ", "
+        same = f" (today's {joined.join(carried)})" if carried else ""
         print(f"{rule.id}{same}: {rule.summary}")
         why = (
             f"(not certified: {rule.uncertified})"

@@ -27,6 +27,7 @@ from conformance.properties import (  # noqa: F401
     untap,
     until,
     upkeep,
+    waiting,
 )
 from conformance.properties.registry import (
     OLDER_ONLY,

@@ -27,8 +27,13 @@ IN_PLAY_KINDS: tuple[type, ...] = (
     a.DeclareBlockers,
     a.DrawPerEntered,
 )
+#: Drawn only by the plans of their properties (conformance.strategies.plans):
+#: a spell waiting through two responses.
+PLANNED_KINDS: tuple[type, ...] = (a.DestroyThroughPhasing,)
 ACTION_KINDS: tuple[type, ...] = tuple(
-    k for k in a.ACTION_TYPES if k not in a.PLAYER_ACTION_TYPES and k not in IN_PLAY_KINDS
+    k
+    for k in a.ACTION_TYPES
+    if k not in a.PLAYER_ACTION_TYPES and k not in IN_PLAY_KINDS and k not in PLANNED_KINDS
 )
 
 
@@ -178,6 +183,11 @@ def _targeted_action(draw: st.DrawFn, kind: type, player: int, table: Table) -> 
         return a.PhaseOut(player, tuple(some(draw, ids, 2)) or (pick(draw, ids),))
     if kind is a.Destroy:
         return a.Destroy(player, pick(draw, ids), maybe(draw))
+    if kind is a.DestroyThroughPhasing:
+        target = pick(draw, ids)
+        return a.DestroyThroughPhasing(
+            player, target, pick(draw, [i for i in ids if i != target] or ids)
+        )
     if kind is a.GainControl:
         target = pick(draw, ids)
         # X is any permanent only with CONTROL_AS_LONG_AS_OTHER; else one the

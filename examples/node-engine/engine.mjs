@@ -57,6 +57,7 @@ const MISSING = {
   "legend-rule": "permanents have no names or supertypes",
   history: "it keeps no record of what entered the battlefield this turn",
   "upkeep-triggers": "its triggered abilities only gain life; none taps its permanent",
+  "stacked-responses": "a spell resolves as it is cast: nothing responds to a response while it waits",
 };
 
 const HELLO = {
