@@ -183,11 +183,6 @@ def _targeted_action(draw: st.DrawFn, kind: type, player: int, table: Table) -> 
         return a.PhaseOut(player, tuple(some(draw, ids, 2)) or (pick(draw, ids),))
     if kind is a.Destroy:
         return a.Destroy(player, pick(draw, ids), maybe(draw))
-    if kind is a.DestroyThroughPhasing:
-        target = pick(draw, ids)
-        return a.DestroyThroughPhasing(
-            player, target, pick(draw, [i for i in ids if i != target] or ids)
-        )
     if kind is a.GainControl:
         target = pick(draw, ids)
         # X is any permanent only with CONTROL_AS_LONG_AS_OTHER; else one the
