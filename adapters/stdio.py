@@ -167,8 +167,13 @@ class EngineProcess:
     def _write(self, data: bytes) -> None:
         # Straight to the pipe: a buffered write and its flush cost more.
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._stdin_fd, view) :]
+        try:
+            while view:
+                view = view[os.write(self._stdin_fd, view) :]
+        except BrokenPipeError:
+            # It exited before reading: say how, as a read at its end would.
+            code = self.process.wait(timeout=5)
+            raise EngineProcessError(f"the engine process exited with code {code}") from None
 
     def _read_line(self) -> bytes:
         deadline = time.monotonic() + self.connection.timeout
