@@ -198,11 +198,14 @@ class TapAndDamage:
 class DamageOpponents:
     """`caster` casts a spell with lifelink: "Deal `amount` damage to each
     opponent." No targets. If `unpreventable`: "This damage can't be
-    prevented." (R2017-protection, R2017-unpreventable)"""
+    prevented." (R2017-protection, R2017-unpreventable) If `infect`, the
+    spell also has infect: its damage to a player gives them that many
+    poison counters instead of making them lose life (702.90b)."""
 
     caster: int
     amount: int
     unpreventable: bool = False
+    infect: bool = False
 
 
 @dataclass(frozen=True)
@@ -347,6 +350,8 @@ def action_needs(action: Action | type) -> frozenset[Capability]:
         need |= {Capability.CONTROL_AS_LONG_AS}
     if isinstance(action, TapAndDamage) and action.protected_in_response is not None:
         need |= _TEFERI
+    if isinstance(action, DamageOpponents) and action.infect:
+        need |= {Capability.INFECT}
     if isinstance(action, DealDamage) and isinstance(action.target, str):
         # Damage to a creature is marked on it (120.3e), not life lost (120.3a).
         need = frozenset({Capability.DAMAGE_MARKED, Capability.TARGETING})

@@ -67,6 +67,10 @@ class Capability(StrEnum):
     #: Damage dealt to players by spells (DealDamage at a player,
     #: DamageOpponents with lifelink, possibly unpreventable).
     PLAYER_DAMAGE = "player-damage"
+    #: Damage to players from a source with infect (`DamageOpponents` with
+    #: `infect`): poison counters instead of life loss (702.90b), shown in
+    #: `PlayerView.poison` (R2017-unpreventable).
+    INFECT = "infect"
     #: A spell with several targets, creatures and players (DamageEach).
     MULTI_TARGET = "multi-target"
     #: Casting an Aura with "enchant player" (EnchantPlayer).

@@ -193,7 +193,7 @@ def _refusal_differences(m: Moment) -> list[Difference]:
 
 
 def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
-    """Life and cards drawn, as their change during the action."""
+    """Life, cards drawn and poison counters, as their change during the action."""
     if m.reference_before is None or m.engine_before is None:
         return []
     out = []
@@ -218,6 +218,11 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
             out.append(
                 Difference(m.where, subject, "cards drawn", *map(str, drawn), _DRAW_RULES[kind])
             )
+        # Only damage from a source with infect gives poison counters (702.90b).
+        poisoned = (ra.poison - rb.poison, ea.poison - eb.poison)
+        if poisoned[0] != poisoned[1]:
+            rules = ("R2017-unpreventable",)
+            out.append(Difference(m.where, subject, "poison counters", *map(str, poisoned), rules))
     return out
 
 

@@ -70,10 +70,14 @@ class PermanentView:
 
 @dataclass(frozen=True)
 class PlayerView:
+    """One player as the engine sees it. `poison` is their poison counters
+    (122.1f; given by damage from a source with infect, 702.90b)."""
+
     index: int
     in_game: bool = True
     life: int = 20
     cards_drawn: int = 0
+    poison: int = 0
 
 
 @dataclass(frozen=True)

@@ -118,3 +118,18 @@ def test_skipped_untap_step_ends_protection_not_phasing() -> None:
     assert obs[2].permanent("p1").phased_out and obs[3].refused is None
     assert lives(obs[3])[0] == 18
     assert obs[5].permanent("p1").phased_in
+
+
+def test_unpreventable_infect_damage_poisons_a_locked_player() -> None:
+    """R2017-unpreventable, 702.90b: infect damage gives poison counters, not
+    life loss; under Teferi's Protection preventable infect damage is
+    prevented, unpreventable infect damage still poisons (lifelink sees it)."""
+    obs = play(
+        Setup(permanents=(BEAR,)),
+        a.DamageOpponents(1, 2, infect=True),
+        a.TeferisProtection(0),
+        a.DamageOpponents(1, 2, infect=True),
+        a.DamageOpponents(1, 3, unpreventable=True, infect=True),
+    )
+    assert [o.players[0].poison for o in obs] == [0, 2, 2, 2, 5]
+    assert [lives(o) for o in obs[1:]] == [[20, 22], [20, 22], [20, 22], [20, 25]]

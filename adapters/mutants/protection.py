@@ -17,8 +17,10 @@ from conformance import actions as a
     kills=("protection_prevents_damage_to_the_player",),
 )
 class ProtectionPreventsNoDamage(Rules):
-    def damage_player(self, player: int, amount: int, preventable: bool = True) -> int:
-        return super().damage_player(player, amount, preventable=False)
+    def damage_player(
+        self, player: int, amount: int, preventable: bool = True, infect: bool = False
+    ) -> int:
+        return super().damage_player(player, amount, False, infect)
 
 
 @mutant(

@@ -72,7 +72,8 @@ class ReferenceGame:
             turn=s.turn,
             active=s.active,
             players=tuple(
-                PlayerView(i, s.in_game[i], s.life[i], s.drawn[i]) for i in range(s.players)
+                PlayerView(i, s.in_game[i], s.life[i], s.drawn[i], s.poison[i])
+                for i in range(s.players)
             ),
             permanents=tuple(self._view(c, anthems) for c in s.cards.values()),
             events=events,

@@ -180,6 +180,20 @@ def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return with_a_permanent(setup, p), (blast, a.TeferisProtection(p), blast)
 
 
+def infect_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-unpreventable: a lifelink spell with infect damages each
+    opponent of a player, before and after one of them cast Teferi's
+    Protection; after, its damage can't be prevented."""
+    p, o = _players(draw, setup)
+    amount = integer(draw, 1, 3)
+    first = a.DamageOpponents(o, amount, maybe(draw), infect=True)
+    return with_a_permanent(setup, p), (
+        first,
+        a.TeferisProtection(p),
+        a.DamageOpponents(o, amount, unpreventable=True, infect=True),
+    )
+
+
 def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection: spells target a player, then that player casts
     Teferi's Protection and the same spells target them again."""

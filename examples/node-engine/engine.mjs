@@ -49,6 +49,7 @@ const MISSING = {
   "life-costs": "no spells with life costs",
   "life-replacement": "no replacement effects",
   "player-damage": "no spells that deal damage",
+  infect: "no spells that deal damage, so none with infect",
   "multi-target": "no spells with several targets",
   "cast-auras": "no Aura spells: Auras are only set up",
   "damage-marked": "no spell or creature deals damage to creatures",
