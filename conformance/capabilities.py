@@ -64,6 +64,9 @@ class Capability(StrEnum):
     #: player gains 2 life instead" and "if an opponent would gain life, you
     #: draw that many cards instead".
     LIFE_REPLACEMENT = "life-replacement"
+    #: The static replacement effect "if an opponent would lose life, you
+    #: draw that many cards instead" (R2017-life-replacement, its loss half).
+    LOSS_REPLACEMENT = "loss-replacement"
     #: Damage dealt to players by spells (DealDamage at a player,
     #: DamageOpponents with lifelink, possibly unpreventable).
     PLAYER_DAMAGE = "player-damage"

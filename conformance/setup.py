@@ -29,6 +29,7 @@ Ability = Literal[
     "tap_gain_life",  # {T}: You gain 1 life.
     "draw_to_life",  # If an opponent would draw a card, that player gains 2 life instead.
     "gain_to_draw",  # If an opponent would gain life, you draw that many cards instead.
+    "lose_to_draw",  # If an opponent would lose life, you draw that many cards instead.
     # Whenever this phases in, tap it. Triggered in the untap step, it
     # resolves in the upkeep, after untapping (502.4), so it stays tapped.
     "phases_in_tap",
@@ -244,6 +245,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
             need.add(Capability.PHASE_TRIGGERS)
         elif a in LIFE_REPLACEMENTS:
             need.add(Capability.LIFE_REPLACEMENT)
+        elif a == "lose_to_draw":
+            need.add(Capability.LOSS_REPLACEMENT)
         elif a == "phases_in_tap":
             need.add(Capability.UPKEEP_TRIGGERS)
         else:

@@ -133,3 +133,14 @@ def test_unpreventable_infect_damage_poisons_a_locked_player() -> None:
     )
     assert [o.players[0].poison for o in obs] == [0, 2, 2, 2, 5]
     assert [lives(o) for o in obs[1:]] == [[20, 22], [20, 22], [20, 22], [20, 25]]
+
+
+def test_losing_life_cannot_be_replaced_while_locked() -> None:
+    """R2017-life-replacement, its loss half: "if an opponent would lose
+    life, you draw that many cards instead" replaces a loss of a life total
+    that can change, and can't apply to one that can't."""
+    into_cards = Permanent("p2", 1, 1, ("enchantment",), abilities=("lose_to_draw",))
+    free = play(Setup(permanents=(BEAR, into_cards)), a.LoseLife(0, 3))[-1]
+    assert (lives(free), free.players[1].cards_drawn) == ([20, 20], 3)
+    locked = play(Setup(permanents=(BEAR, into_cards)), a.TeferisProtection(0), a.LoseLife(0, 3))
+    assert (lives(locked[-1]), locked[-1].players[1].cards_drawn) == ([20, 20], 0)

@@ -118,6 +118,23 @@ class LockedGainsReplaced(Rules):
 
 
 @mutant(
+    "locked-losses-replaced",
+    "R2017-life-replacement",
+    "a life-loss replacement applies before the life lock is checked: the opponent draws",
+    kills=("life_loss_replacements_cannot_apply",),
+)
+class LockedLossesReplaced(Rules):
+    def lose_life(
+        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
+    ) -> None:
+        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
+        if amount > 0 and sources:
+            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
+        elif amount > 0 and self.life_can_change(player):
+            self.state.life[player] -= amount
+
+
+@mutant(
     "locked-players-take-no-damage",
     "R2017-unpreventable",
     "damage to a player whose life can't change is not dealt at all, so lifelink gains nothing",

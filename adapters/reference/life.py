@@ -52,11 +52,20 @@ class LifeRules:
             c for c in self.state.phased_in() if ability in c.abilities and c.controller != player
         ]
 
-    def lose_life(self, player: int, amount: int) -> None:
+    def lose_life(
+        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
+    ) -> None:
         """R2017-life-no-effect: losing life has no effect while the life
-        total can't change."""
-        if amount > 0 and self.life_can_change(player):
-            self.state.life[player] -= amount
+        total can't change; R2017-life-replacement: so nothing replaces it
+        then; otherwise 616.1f: "if an opponent would lose life, you draw
+        that many cards instead" applies once to the event."""
+        if amount <= 0 or not self.life_can_change(player):
+            return
+        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
+        if sources:
+            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
+            return
+        self.state.life[player] -= amount
 
     def damage_player(
         self, player: int, amount: int, preventable: bool = True, infect: bool = False

@@ -170,6 +170,16 @@ def gain_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (gain, a.TeferisProtection(p), pick(draw, [gain, a.SetLife(p, 25)]))
 
 
+def lose_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-life-replacement, its loss half: an opponent controls "if an
+    opponent would lose life, you draw that many cards instead"; a player
+    loses life before and under Teferi's Protection."""
+    p, o = _players(draw, setup)
+    setup = _with_ability(with_a_permanent(setup, p), o, "lose_to_draw")
+    lose = a.LoseLife(p, integer(draw, 1, 3))
+    return setup, (lose, a.TeferisProtection(p), pick(draw, [lose, a.SetLife(p, 15)]))
+
+
 def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection, R2017-unpreventable: a lifelink spell damages each
     opponent of a player, before and after one of them cast Teferi's

@@ -48,6 +48,7 @@ const MISSING = {
   "life-spells": "no spells that gain, lose, set or exchange life",
   "life-costs": "no spells with life costs",
   "life-replacement": "no replacement effects",
+  "loss-replacement": "no replacement effects",
   "player-damage": "no spells that deal damage",
   infect: "no spells that deal damage, so none with infect",
   "multi-target": "no spells with several targets",
