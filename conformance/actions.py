@@ -209,6 +209,16 @@ class DamageOpponents:
 
 
 @dataclass(frozen=True)
+class OpponentsDiscard:
+    """`caster` casts "Each opponent discards a card." No targets
+    (R2017-nothing-else: protection from everything doesn't stop it). Each
+    player begins the scenario with `OPENING_HAND` cards in hand, more than
+    a scenario makes them discard; one with none discards nothing (701.9b)."""
+
+    caster: int
+
+
+@dataclass(frozen=True)
 class GainLife:
     """`player` casts "You gain `amount` life. Draw a card." (R2017-life-no-effect)"""
 
@@ -290,6 +300,7 @@ Action = (
     | DealDamage
     | TapAndDamage
     | DamageOpponents
+    | OpponentsDiscard
     | GainLife
     | LoseLife
     | SetLife
@@ -326,6 +337,7 @@ _NEEDS: dict[type, frozenset[Capability]] = {
         {Capability.MULTI_TARGET, Capability.PLAYER_DAMAGE, Capability.TARGETING}
     ),
     DamageOpponents: frozenset({Capability.PLAYER_DAMAGE}),
+    OpponentsDiscard: frozenset({Capability.DISCARD}),
     GainLife: frozenset({Capability.LIFE_SPELLS}),
     LoseLife: frozenset({Capability.LIFE_SPELLS}),
     SetLife: frozenset({Capability.LIFE_SPELLS}),
@@ -367,6 +379,7 @@ PLAYER_ACTION_TYPES: tuple[type, ...] = (
     DealDamage,
     TapAndDamage,
     DamageOpponents,
+    OpponentsDiscard,
     GainLife,
     LoseLife,
     SetLife,

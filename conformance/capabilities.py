@@ -70,6 +70,10 @@ class Capability(StrEnum):
     #: Damage dealt to players by spells (DealDamage at a player,
     #: DamageOpponents with lifelink, possibly unpreventable).
     PLAYER_DAMAGE = "player-damage"
+    #: "Each opponent discards a card." (`OpponentsDiscard`), shown in
+    #: `PlayerView.cards_discarded` (R2017-nothing-else: protection from
+    #: everything doesn't stop it).
+    DISCARD = "discard"
     #: Damage to players from a source with infect (`DamageOpponents` with
     #: `infect`): poison counters instead of life loss (702.90b), shown in
     #: `PlayerView.poison` (R2017-unpreventable).

@@ -132,6 +132,8 @@ def describe_action(x: a.Action) -> str:
             cant = ", can't be prevented" if unpreventable else ""
             poison = ", infect" if infect else ""
             return f"player {caster}: {amount} damage to each opponent (lifelink{poison}{cant})"
+        case a.OpponentsDiscard(caster):
+            return f"player {caster}: each opponent discards a card"
         case a.GainLife(player, amount):
             return f"player {player}: gain {amount} life, draw a card"
         case a.LoseLife(player, amount):

@@ -193,7 +193,8 @@ def _refusal_differences(m: Moment) -> list[Difference]:
 
 
 def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
-    """Life, cards drawn and poison counters, as their change during the action."""
+    """Life, cards drawn, poison counters and cards discarded, as their
+    change during the action."""
     if m.reference_before is None or m.engine_before is None:
         return []
     out = []
@@ -218,6 +219,12 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
             out.append(
                 Difference(m.where, subject, "cards drawn", *map(str, drawn), _DRAW_RULES[kind])
             )
+        # Cleanup's discard to hand size (514.1) is the engine's own
+        # business: discards are compared only for the suite's spell.
+        gone = (ra.cards_discarded - rb.cards_discarded, ea.cards_discarded - eb.cards_discarded)
+        if kind is a.OpponentsDiscard and gone[0] != gone[1]:
+            rules = ("R2017-nothing-else",)
+            out.append(Difference(m.where, subject, "cards discarded", *map(str, gone), rules))
         # Only damage from a source with infect gives poison counters (702.90b).
         poisoned = (ra.poison - rb.poison, ea.poison - eb.poison)
         if poisoned[0] != poisoned[1]:

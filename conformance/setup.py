@@ -50,6 +50,9 @@ TRIGGER_LIFE: dict[str, int] = {kind: 2 ** (i + 1) for i, kind in enumerate(TRIG
 #: Life the activated ability "{T}: You gain 1 life" gains.
 TAP_LIFE = 1
 STARTING_LIFE = 20
+#: Cards in each player's hand as a scenario begins (103.5): more than a
+#: scenario makes them discard.
+OPENING_HAND = 7
 #: Life "If an opponent would draw a card, that player gains 2 life
 #: instead" gains per card.
 DRAW_LIFE = 2

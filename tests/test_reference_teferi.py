@@ -7,7 +7,7 @@ from __future__ import annotations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.setup import DRAW_LIFE, Permanent, Setup, SkipUntap
+from conformance.setup import DRAW_LIFE, OPENING_HAND, Permanent, Setup, SkipUntap
 
 
 def play(setup: Setup, *actions: a.Action) -> list[Observation]:
@@ -144,3 +144,23 @@ def test_losing_life_cannot_be_replaced_while_locked() -> None:
     assert (lives(free), free.players[1].cards_drawn) == ([20, 20], 3)
     locked = play(Setup(permanents=(BEAR, into_cards)), a.TeferisProtection(0), a.LoseLife(0, 3))
     assert (lives(locked[-1]), locked[-1].players[1].cards_drawn) == ([20, 20], 0)
+
+
+def test_protected_players_still_discard() -> None:
+    """R2017-nothing-else: "each opponent discards a card" doesn't target,
+    so a player with protection from everything discards; 701.9b: a player
+    with no cards in hand discards nothing."""
+    obs = play(
+        Setup(players=3, permanents=(BEAR,)),
+        a.OpponentsDiscard(1),
+        a.TeferisProtection(0),
+        a.OpponentsDiscard(1),
+    )
+    assert [[p.cards_discarded for p in o.players] for o in obs] == [
+        [0, 0, 0],
+        [1, 0, 1],
+        [1, 0, 1],
+        [2, 0, 2],
+    ]
+    emptied = play(Setup(), *(a.OpponentsDiscard(1) for _ in range(OPENING_HAND + 1)))
+    assert emptied[-1].players[0].cards_discarded == OPENING_HAND

@@ -114,3 +114,15 @@ class ProtectionLastsThroughASkippedUntap(Rules):
     def end_protection(self, player: int) -> None:
         if self.state.skips[player] == 0:
             super().end_protection(player)
+
+
+@mutant(
+    "protection-stops-discard",
+    "R2017-nothing-else",
+    "protection from everything also stops 'each opponent discards a card', which doesn't target",
+    kills=("protected_players_still_discard",),
+)
+class ProtectionStopsDiscard(Rules):
+    def discard(self, player: int) -> None:
+        if not self.is_protected(player):
+            super().discard(player)

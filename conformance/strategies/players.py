@@ -37,6 +37,8 @@ def draw_player_action(
         return a.PayLife(player, integer(draw, 0, 3))
     if kind is a.DamageOpponents:
         return a.DamageOpponents(player, amount, maybe(draw))
+    if kind is a.OpponentsDiscard:
+        return a.OpponentsDiscard(player)
     if not others:
         return None
     other = pick(draw, others)
@@ -240,6 +242,17 @@ def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     setup = _add(setup, attacker)
     then = pick(draw, [a.PassTurn(), a.DamageOpponents(o, 1)])
     return setup, (a.TeferisProtection(p), a.DeclareAttackers(o, (attacker.id,), p), then)
+
+
+def discard_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-nothing-else: an opponent of a player makes each opponent
+    discard a card, before and after that player cast Teferi's Protection."""
+    p, o = _players(draw, setup)
+    return with_a_permanent(setup, p), (
+        a.OpponentsDiscard(o),
+        a.TeferisProtection(p),
+        a.OpponentsDiscard(o),
+    )
 
 
 def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:

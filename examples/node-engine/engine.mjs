@@ -51,6 +51,7 @@ const MISSING = {
   "loss-replacement": "no replacement effects",
   "player-damage": "no spells that deal damage",
   infect: "no spells that deal damage, so none with infect",
+  discard: "players have no hands: nobody discards",
   "multi-target": "no spells with several targets",
   "cast-auras": "no Aura spells: Auras are only set up",
   "damage-marked": "no spell or creature deals damage to creatures",
