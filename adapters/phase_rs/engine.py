@@ -33,6 +33,23 @@ MISSING: dict[C, str] = {
         "(probes/control_for_as_long_as_other.py)"
     ),
 }
+#: What phase.rs's card model has but this adapter doesn't play yet, and why
+#: (no probe: the limit is the adapter's, not the engine's). Reported "not
+#: applicable" like MISSING, with the reason.
+UNPLAYED: dict[C, str] = {
+    C.INFECT: (
+        "the adapter doesn't play damage from a source with infect or read players' "
+        "poison counters yet (R2017-unpreventable, its infect half)"
+    ),
+    C.LOSS_REPLACEMENT: (
+        "the adapter writes no card text for 'if an opponent would lose life, you draw "
+        "that many cards instead' yet (R2017-life-replacement, its loss half)"
+    ),
+    C.DISCARD: (
+        "the adapter doesn't play 'each opponent discards a card' or set up opening hands "
+        "and read discards yet (R2017-nothing-else)"
+    ),
+}
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs
 #: parses (CONTROL_AS_LONG_AS without _OTHER). "Phases out until X leaves" is
@@ -91,7 +108,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = MISSING
+    missing: dict[C, str] = MISSING | UNPLAYED
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})
