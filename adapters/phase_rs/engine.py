@@ -33,9 +33,9 @@ MISSING: dict[C, str] = {
         "(probes/control_for_as_long_as_other.py)"
     ),
 }
-#: What phase.rs's card model has but this adapter doesn't play yet, and why
-#: (no probe: the limit is the adapter's, not the engine's). Reported "not
-#: applicable" like MISSING, with the reason.
+#: What this adapter doesn't play yet, and why: no probe shows a limit of
+#: phase.rs itself for these (its card model has infect, poison counters and
+#: discarding). Reported "not applicable" like MISSING, with the reason.
 UNPLAYED: dict[C, str] = {
     C.INFECT: (
         "the adapter doesn't play damage from a source with infect or read players' "
@@ -43,7 +43,9 @@ UNPLAYED: dict[C, str] = {
     ),
     C.LOSS_REPLACEMENT: (
         "the adapter writes no card text for 'if an opponent would lose life, you draw "
-        "that many cards instead' yet (R2017-life-replacement, its loss half)"
+        "that many cards instead' (R2017-life-replacement, its loss half): written the "
+        "way 'gain_to_draw' is, phase.rs let the life be lost and nobody drew (tried by "
+        "hand, no probe yet)"
     ),
     C.DISCARD: (
         "the adapter doesn't play 'each opponent discards a card' or set up opening hands "
