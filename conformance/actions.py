@@ -214,11 +214,24 @@ class TapAndDamage:
 class DamageOpponents:
     """`caster` casts a spell with lifelink: "Deal `amount` damage to each
     opponent." No targets. If `unpreventable`: "This damage can't be
-    prevented." (R2017-protection, R2017-unpreventable)"""
+    prevented." (R2017-protection, R2017-unpreventable) If `infect`, the
+    spell also has infect: its damage to a player gives them that many
+    poison counters instead of making them lose life (702.90b)."""
 
     caster: int
     amount: int
     unpreventable: bool = False
+    infect: bool = False
+
+
+@dataclass(frozen=True)
+class OpponentsDiscard:
+    """`caster` casts "Each opponent discards a card." No targets
+    (R2017-nothing-else: protection from everything doesn't stop it). Each
+    player begins the scenario with `OPENING_HAND` cards in hand, more than
+    a scenario makes them discard; one with none discards nothing (701.9b)."""
+
+    caster: int
 
 
 @dataclass(frozen=True)
@@ -304,6 +317,7 @@ Action = (
     | DealDamage
     | TapAndDamage
     | DamageOpponents
+    | OpponentsDiscard
     | GainLife
     | LoseLife
     | SetLife
@@ -348,6 +362,7 @@ _NEEDS: dict[type, frozenset[Capability]] = {
         {Capability.MULTI_TARGET, Capability.PLAYER_DAMAGE, Capability.TARGETING}
     ),
     DamageOpponents: frozenset({Capability.PLAYER_DAMAGE}),
+    OpponentsDiscard: frozenset({Capability.DISCARD}),
     GainLife: frozenset({Capability.LIFE_SPELLS}),
     LoseLife: frozenset({Capability.LIFE_SPELLS}),
     SetLife: frozenset({Capability.LIFE_SPELLS}),
@@ -372,6 +387,8 @@ def action_needs(action: Action | type) -> frozenset[Capability]:
         need |= {Capability.CONTROL_AS_LONG_AS}
     if isinstance(action, TapAndDamage) and action.protected_in_response is not None:
         need |= _TEFERI
+    if isinstance(action, DamageOpponents) and action.infect:
+        need |= {Capability.INFECT}
     if isinstance(action, DealDamage) and isinstance(action.target, str):
         # Damage to a creature is marked on it (120.3e), not life lost (120.3a).
         need = frozenset({Capability.DAMAGE_MARKED, Capability.TARGETING})
@@ -387,6 +404,7 @@ PLAYER_ACTION_TYPES: tuple[type, ...] = (
     DealDamage,
     TapAndDamage,
     DamageOpponents,
+    OpponentsDiscard,
     GainLife,
     LoseLife,
     SetLife,

@@ -64,9 +64,20 @@ class Capability(StrEnum):
     #: player gains 2 life instead" and "if an opponent would gain life, you
     #: draw that many cards instead".
     LIFE_REPLACEMENT = "life-replacement"
+    #: The static replacement effect "if an opponent would lose life, you
+    #: draw that many cards instead" (R2017-life-replacement, its loss half).
+    LOSS_REPLACEMENT = "loss-replacement"
     #: Damage dealt to players by spells (DealDamage at a player,
     #: DamageOpponents with lifelink, possibly unpreventable).
     PLAYER_DAMAGE = "player-damage"
+    #: "Each opponent discards a card." (`OpponentsDiscard`), shown in
+    #: `PlayerView.cards_discarded` (R2017-nothing-else: protection from
+    #: everything doesn't stop it).
+    DISCARD = "discard"
+    #: Damage to players from a source with infect (`DamageOpponents` with
+    #: `infect`): poison counters instead of life loss (702.90b), shown in
+    #: `PlayerView.poison` (R2017-unpreventable).
+    INFECT = "infect"
     #: A spell with several targets, creatures and players (DamageEach).
     MULTI_TARGET = "multi-target"
     #: Casting an Aura with "enchant player" (EnchantPlayer).

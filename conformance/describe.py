@@ -133,9 +133,12 @@ def describe_action(x: a.Action) -> str:
                 f"player {caster} targets {named}: tap the permanents, {amount} damage "
                 f"to the players, draw a card{reply}"
             )
-        case a.DamageOpponents(caster, amount, unpreventable):
+        case a.DamageOpponents(caster, amount, unpreventable, infect):
             cant = ", can't be prevented" if unpreventable else ""
-            return f"player {caster}: {amount} damage to each opponent (lifelink{cant})"
+            poison = ", infect" if infect else ""
+            return f"player {caster}: {amount} damage to each opponent (lifelink{poison}{cant})"
+        case a.OpponentsDiscard(caster):
+            return f"player {caster}: each opponent discards a card"
         case a.GainLife(player, amount):
             return f"player {player}: gain {amount} life, draw a card"
         case a.LoseLife(player, amount):

@@ -64,7 +64,7 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.DestroyThroughPhasing: ("702.26d", "702.26b"),
     a.DestroyAll: ("702.26b",),
     a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),
+    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
     a.SetLife: ("R2017-set-life",),
     a.ExchangeLife: ("R2017-exchange",),
     a.PayLife: ("R2017-pay-life",),
@@ -78,7 +78,7 @@ _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.DestroyThroughPhasing: ("702.26c", "702.26d"),
     a.DrawPerCreature: ("702.26b",),
     a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life"),
+    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
     a.SetLife: ("R2017-set-life",),
     a.ExchangeLife: ("R2017-exchange",),
     a.PayLife: ("R2017-pay-life",),
@@ -196,7 +196,8 @@ def _refusal_differences(m: Moment) -> list[Difference]:
 
 
 def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
-    """Life and cards drawn, as their change during the action."""
+    """Life, cards drawn, poison counters and cards discarded, as their
+    change during the action."""
     if m.reference_before is None or m.engine_before is None:
         return []
     out = []
@@ -221,6 +222,17 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
             out.append(
                 Difference(m.where, subject, "cards drawn", *map(str, drawn), _DRAW_RULES[kind])
             )
+        # Cleanup's discard to hand size (514.1) is the engine's own
+        # business: discards are compared only for the suite's spell.
+        gone = (ra.cards_discarded - rb.cards_discarded, ea.cards_discarded - eb.cards_discarded)
+        if kind is a.OpponentsDiscard and gone[0] != gone[1]:
+            rules = ("R2017-nothing-else",)
+            out.append(Difference(m.where, subject, "cards discarded", *map(str, gone), rules))
+        # Only damage from a source with infect gives poison counters (702.90b).
+        poisoned = (ra.poison - rb.poison, ea.poison - eb.poison)
+        if poisoned[0] != poisoned[1]:
+            rules = ("R2017-unpreventable",)
+            out.append(Difference(m.where, subject, "poison counters", *map(str, poisoned), rules))
     return out
 
 

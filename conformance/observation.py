@@ -70,10 +70,16 @@ class PermanentView:
 
 @dataclass(frozen=True)
 class PlayerView:
+    """One player as the engine sees it. `poison` is their poison counters
+    (122.1f; given by damage from a source with infect, 702.90b);
+    `cards_discarded` the cards they discarded since the start (701.9a)."""
+
     index: int
     in_game: bool = True
     life: int = 20
     cards_drawn: int = 0
+    poison: int = 0
+    cards_discarded: int = 0
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ Ability = Literal[
     "tap_gain_life",  # {T}: You gain 1 life.
     "draw_to_life",  # If an opponent would draw a card, that player gains 2 life instead.
     "gain_to_draw",  # If an opponent would gain life, you draw that many cards instead.
+    "lose_to_draw",  # If an opponent would lose life, you draw that many cards instead.
     # Whenever this phases in, tap it. Triggered in the untap step, it
     # resolves in the upkeep, after untapping (502.4), so it stays tapped.
     "phases_in_tap",
@@ -49,6 +50,9 @@ TRIGGER_LIFE: dict[str, int] = {kind: 2 ** (i + 1) for i, kind in enumerate(TRIG
 #: Life the activated ability "{T}: You gain 1 life" gains.
 TAP_LIFE = 1
 STARTING_LIFE = 20
+#: Cards in each player's hand as a scenario begins (103.5): more than a
+#: scenario makes them discard.
+OPENING_HAND = 7
 #: Life "If an opponent would draw a card, that player gains 2 life
 #: instead" gains per card.
 DRAW_LIFE = 2
@@ -244,6 +248,8 @@ def _permanent_needs(p: Permanent) -> set[Capability]:
             need.add(Capability.PHASE_TRIGGERS)
         elif a in LIFE_REPLACEMENTS:
             need.add(Capability.LIFE_REPLACEMENT)
+        elif a == "lose_to_draw":
+            need.add(Capability.LOSS_REPLACEMENT)
         elif a == "phases_in_tap":
             need.add(Capability.UPKEEP_TRIGGERS)
         else:

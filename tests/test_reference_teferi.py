@@ -7,7 +7,7 @@ from __future__ import annotations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.setup import DRAW_LIFE, Permanent, Setup, SkipUntap
+from conformance.setup import DRAW_LIFE, OPENING_HAND, Permanent, Setup, SkipUntap
 
 
 def play(setup: Setup, *actions: a.Action) -> list[Observation]:
@@ -118,3 +118,49 @@ def test_skipped_untap_step_ends_protection_not_phasing() -> None:
     assert obs[2].permanent("p1").phased_out and obs[3].refused is None
     assert lives(obs[3])[0] == 18
     assert obs[5].permanent("p1").phased_in
+
+
+def test_unpreventable_infect_damage_poisons_a_locked_player() -> None:
+    """R2017-unpreventable, 702.90b: infect damage gives poison counters, not
+    life loss; under Teferi's Protection preventable infect damage is
+    prevented, unpreventable infect damage still poisons (lifelink sees it)."""
+    obs = play(
+        Setup(permanents=(BEAR,)),
+        a.DamageOpponents(1, 2, infect=True),
+        a.TeferisProtection(0),
+        a.DamageOpponents(1, 2, infect=True),
+        a.DamageOpponents(1, 3, unpreventable=True, infect=True),
+    )
+    assert [o.players[0].poison for o in obs] == [0, 2, 2, 2, 5]
+    assert [lives(o) for o in obs[1:]] == [[20, 22], [20, 22], [20, 22], [20, 25]]
+
+
+def test_losing_life_cannot_be_replaced_while_locked() -> None:
+    """R2017-life-replacement, its loss half: "if an opponent would lose
+    life, you draw that many cards instead" replaces a loss of a life total
+    that can change, and can't apply to one that can't."""
+    into_cards = Permanent("p2", 1, 1, ("enchantment",), abilities=("lose_to_draw",))
+    free = play(Setup(permanents=(BEAR, into_cards)), a.LoseLife(0, 3))[-1]
+    assert (lives(free), free.players[1].cards_drawn) == ([20, 20], 3)
+    locked = play(Setup(permanents=(BEAR, into_cards)), a.TeferisProtection(0), a.LoseLife(0, 3))
+    assert (lives(locked[-1]), locked[-1].players[1].cards_drawn) == ([20, 20], 0)
+
+
+def test_protected_players_still_discard() -> None:
+    """R2017-nothing-else: "each opponent discards a card" doesn't target,
+    so a player with protection from everything discards; 701.9b: a player
+    with no cards in hand discards nothing."""
+    obs = play(
+        Setup(players=3, permanents=(BEAR,)),
+        a.OpponentsDiscard(1),
+        a.TeferisProtection(0),
+        a.OpponentsDiscard(1),
+    )
+    assert [[p.cards_discarded for p in o.players] for o in obs] == [
+        [0, 0, 0],
+        [1, 0, 1],
+        [1, 0, 1],
+        [2, 0, 2],
+    ]
+    emptied = play(Setup(), *(a.OpponentsDiscard(1) for _ in range(OPENING_HAND + 1)))
+    assert emptied[-1].players[0].cards_discarded == OPENING_HAND

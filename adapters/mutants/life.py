@@ -1,7 +1,7 @@
 """Mutants of "your life total can't change" (Teferi's Protection:
 R2017-life-no-effect, R2017-set-life, R2017-exchange, R2017-pay-life,
 R2017-gain-life-cost, R2017-replaced-by-life, R2017-life-replacement,
-R2017-unpreventable)."""
+R2017-unpreventable, its infect half)."""
 
 from __future__ import annotations
 
@@ -118,13 +118,47 @@ class LockedGainsReplaced(Rules):
 
 
 @mutant(
+    "locked-losses-replaced",
+    "R2017-life-replacement",
+    "a life-loss replacement applies before the life lock is checked: the opponent draws",
+    kills=("life_loss_replacements_cannot_apply",),
+)
+class LockedLossesReplaced(Rules):
+    def lose_life(
+        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
+    ) -> None:
+        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
+        if amount > 0 and sources:
+            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
+        elif amount > 0 and self.life_can_change(player):
+            self.state.life[player] -= amount
+
+
+@mutant(
     "locked-players-take-no-damage",
     "R2017-unpreventable",
     "damage to a player whose life can't change is not dealt at all, so lifelink gains nothing",
     kills=("unpreventable_damage_still_has_its_other_effects",),
 )
 class LockedPlayersTakeNoDamage(Rules):
-    def damage_player(self, player: int, amount: int, preventable: bool = True) -> int:
+    def damage_player(
+        self, player: int, amount: int, preventable: bool = True, infect: bool = False
+    ) -> int:
         if not self.life_can_change(player):
             return 0
-        return super().damage_player(player, amount, preventable)
+        return super().damage_player(player, amount, preventable, infect)
+
+
+@mutant(
+    "locked-players-get-no-poison",
+    "R2017-unpreventable",
+    "the life lock also stops infect: unpreventable infect damage to a player whose life can't "
+    "change gives no poison counters (lifelink still sees it dealt)",
+    kills=("unpreventable_infect_damage_still_poisons",),
+)
+class LockedPlayersGetNoPoison(Rules):
+    def damage_player(
+        self, player: int, amount: int, preventable: bool = True, infect: bool = False
+    ) -> int:
+        poisons = infect and self.life_can_change(player)
+        return super().damage_player(player, amount, preventable, poisons)

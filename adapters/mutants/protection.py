@@ -17,8 +17,10 @@ from conformance import actions as a
     kills=("protection_prevents_damage_to_the_player",),
 )
 class ProtectionPreventsNoDamage(Rules):
-    def damage_player(self, player: int, amount: int, preventable: bool = True) -> int:
-        return super().damage_player(player, amount, preventable=False)
+    def damage_player(
+        self, player: int, amount: int, preventable: bool = True, infect: bool = False
+    ) -> int:
+        return super().damage_player(player, amount, False, infect)
 
 
 @mutant(
@@ -112,3 +114,15 @@ class ProtectionLastsThroughASkippedUntap(Rules):
     def end_protection(self, player: int) -> None:
         if self.state.skips[player] == 0:
             super().end_protection(player)
+
+
+@mutant(
+    "protection-stops-discard",
+    "R2017-nothing-else",
+    "protection from everything also stops 'each opponent discards a card', which doesn't target",
+    kills=("protected_players_still_discard",),
+)
+class ProtectionStopsDiscard(Rules):
+    def discard(self, player: int) -> None:
+        if not self.is_protected(player):
+            super().discard(player)

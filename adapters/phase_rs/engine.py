@@ -39,6 +39,25 @@ MISSING: dict[C, str] = {
         "so the spell never finds it back (probes/stacked_responses.py)"
     ),
 }
+#: What this adapter doesn't play yet, and why: no probe shows a limit of
+#: phase.rs itself for these (its card model has infect, poison counters and
+#: discarding). Reported "not applicable" like MISSING, with the reason.
+UNPLAYED: dict[C, str] = {
+    C.INFECT: (
+        "the adapter doesn't play damage from a source with infect or read players' "
+        "poison counters yet (R2017-unpreventable, its infect half)"
+    ),
+    C.LOSS_REPLACEMENT: (
+        "the adapter writes no card text for 'if an opponent would lose life, you draw "
+        "that many cards instead' (R2017-life-replacement, its loss half): written the "
+        "way 'gain_to_draw' is, phase.rs let the life be lost and nobody drew (tried by "
+        "hand, no probe yet)"
+    ),
+    C.DISCARD: (
+        "the adapter doesn't play 'each opponent discards a card' or set up opening hands "
+        "and read discards yet (R2017-nothing-else)"
+    ),
+}
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs
 #: parses (CONTROL_AS_LONG_AS without _OTHER). "Phases out until X leaves" is
@@ -97,7 +116,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = MISSING
+    missing: dict[C, str] = MISSING | UNPLAYED
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})

@@ -31,6 +31,7 @@ _PLAY: dict[type, str] = {
     a.DealDamage: "deal_damage",
     a.TapAndDamage: "tap_and_damage",
     a.DamageOpponents: "damage_opponents",
+    a.OpponentsDiscard: "opponents_discard",
     a.GainLife: "gain_life_spell",
     a.LoseLife: "lose_life_spell",
     a.SetLife: "set_life",
@@ -73,7 +74,8 @@ class ReferenceGame:
             turn=s.turn,
             active=s.active,
             players=tuple(
-                PlayerView(i, s.in_game[i], s.life[i], s.drawn[i]) for i in range(s.players)
+                PlayerView(i, s.in_game[i], s.life[i], s.drawn[i], s.poison[i], s.discarded[i])
+                for i in range(s.players)
             ),
             permanents=tuple(self._view(c, anthems) for c in s.cards.values()),
             events=events,

@@ -52,23 +52,39 @@ class LifeRules:
             c for c in self.state.phased_in() if ability in c.abilities and c.controller != player
         ]
 
-    def lose_life(self, player: int, amount: int) -> None:
+    def lose_life(
+        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
+    ) -> None:
         """R2017-life-no-effect: losing life has no effect while the life
-        total can't change."""
-        if amount > 0 and self.life_can_change(player):
-            self.state.life[player] -= amount
+        total can't change; R2017-life-replacement: so nothing replaces it
+        then; otherwise 616.1f: "if an opponent would lose life, you draw
+        that many cards instead" applies once to the event."""
+        if amount <= 0 or not self.life_can_change(player):
+            return
+        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
+        if sources:
+            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
+            return
+        self.state.life[player] -= amount
 
-    def damage_player(self, player: int, amount: int, preventable: bool = True) -> int:
-        """120.3a: damage to a player makes them lose that much life;
-        R2017-protection: protection from everything prevents it;
-        R2017-unpreventable: damage that can't be prevented is dealt even
-        while their life can't change (so lifelink sees it). Returns the
-        damage dealt."""
+    def damage_player(
+        self, player: int, amount: int, preventable: bool = True, infect: bool = False
+    ) -> int:
+        """120.3a: damage to a player makes them lose that much life; 120.3b,
+        702.90b: damage from a source with infect gives them that many
+        poison counters instead; R2017-protection: protection from
+        everything prevents it; R2017-unpreventable: damage that can't be
+        prevented is dealt even while their life can't change, with its
+        other effects (lifelink sees it, infect's poison counters are
+        given). Returns the damage dealt."""
         if amount <= 0 or not self.state.in_game[player]:
             return 0
         if preventable and self.is_protected(player):  # type: ignore[attr-defined]
             return 0
-        self.lose_life(player, amount)
+        if infect:
+            self.state.poison[player] += amount
+        else:
+            self.lose_life(player, amount)
         return amount
 
     # Spells (each draws a card, so that its resolving shows).
@@ -155,11 +171,13 @@ class LifeRules:
         everything is prevented, targeted or not (R2017-nothing-else: the
         spell itself is legal); R2017-unpreventable: damage that can't be
         prevented is dealt, and lifelink (702.15b) gains its controller that
-        much, though the opponent's life total doesn't change."""
+        much, though the opponent's life total doesn't change; with infect,
+        the opponent gets poison counters (702.90b)."""
         self.check_player(action.caster)  # type: ignore[attr-defined]
         self.receive_priority()  # type: ignore[attr-defined]
         opponents = [p for p in range(self.state.players) if p != action.caster]
         dealt = sum(
-            self.damage_player(p, action.amount, not action.unpreventable) for p in opponents
+            self.damage_player(p, action.amount, not action.unpreventable, action.infect)
+            for p in opponents
         )
         self.gain_life(action.caster, dealt)

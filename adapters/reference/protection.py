@@ -9,6 +9,7 @@ from collections import Counter
 from adapters.reference.state import Card, GameState, Refused
 from conformance import actions as a
 from conformance.observation import Event
+from conformance.setup import OPENING_HAND
 
 
 class ProtectionRules:
@@ -126,3 +127,21 @@ class ProtectionRules:
             default_controller=action.caster,
         )
         self.state.events.append(Event("zone_change", action.aura, "none->battlefield"))
+
+    def opponents_discard(self, action: a.OpponentsDiscard) -> None:
+        """R2017-nothing-else: "each opponent discards a card" doesn't target,
+        so protection from everything doesn't stop it; 701.9b: a player with
+        no cards in hand discards nothing; 800.4a: nor one who left."""
+        self.check_player(action.caster)  # type: ignore[attr-defined]
+        self.receive_priority()  # type: ignore[attr-defined]
+        for p in range(self.state.players):
+            if p != action.caster and self.state.in_game[p]:
+                self.discard(p)
+
+    def discard(self, player: int) -> None:
+        """701.9a: a card moves from the player's hand to their graveyard;
+        the hand holds the opening hand and the cards drawn, less those
+        discarded."""
+        s = self.state
+        if OPENING_HAND + s.drawn[player] - s.discarded[player] > 0:
+            s.discarded[player] += 1

@@ -101,6 +101,10 @@ class GameState:
     in_game: list[bool] = field(default_factory=list)
     life: list[int] = field(default_factory=list)
     drawn: list[int] = field(default_factory=list)
+    #: Poison counters (122.1f), from damage by sources with infect (702.90b).
+    poison: list[int] = field(default_factory=list)
+    #: Cards discarded (701.9a); a hand holds OPENING_HAND + drawn - discarded.
+    discarded: list[int] = field(default_factory=list)
     step: Step = "main"
     attacked: bool = False
     #: Blockers were declared this combat (509.1: once).
@@ -202,6 +206,8 @@ def state_from_setup(setup: Setup) -> GameState:
         in_game=[True] * setup.players,
         life=[STARTING_LIFE] * setup.players,
         drawn=[0] * setup.players,
+        poison=[0] * setup.players,
+        discarded=[0] * setup.players,
     )
     for p in setup.permanents:
         state.cards[p.id] = Card(

@@ -24,6 +24,7 @@ from conformance.properties import (  # noqa: F401
     statics,
     triggers,
     unattached,
+    unprevented,
     untap,
     until,
     upkeep,

@@ -34,13 +34,11 @@ _PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
 _DAMAGE = (*_PROTECTION, C.PLAYER_DAMAGE)
 
 
-def _opponents(obs: Observation, caster: int) -> list[int]:
+def opponents(obs: Observation, caster: int) -> list[int]:
     return [p.index for p in obs.players if p.in_game and p.index != caster]
 
 
-def _blasts(
-    trace: Trace, unpreventable: bool
-) -> Iterator[tuple[Step, a.DamageOpponents, set[int]]]:
+def blasts(trace: Trace, unpreventable: bool) -> Iterator[tuple[Step, a.DamageOpponents, set[int]]]:
     """Each lifelink "damage to each opponent" spell carried out while one of
     its caster's opponents was under Teferi's Protection, its caster's life
     free to change and not replaced; with the protected opponents."""
@@ -50,7 +48,7 @@ def _blasts(
             continue
         if replaced_around(trace, step, "gain_to_draw", x.caster):
             continue
-        shielded = set(_opponents(step.before, x.caster)) & shield[i] & shield[i + 1]
+        shielded = set(opponents(step.before, x.caster)) & shield[i] & shield[i + 1]
         if shielded:
             yield step, x, shielded
 
@@ -62,7 +60,7 @@ def _prevented(trace: Trace) -> bool:
     works = any(life_change(step, x.caster) > 0 for _, step, x in played(trace, a.DamageOpponents))
     return works and any(
         x.amount > 0 and all(shown_resolving(trace, p) for p in shielded)
-        for _, x, shielded in _blasts(trace, False)
+        for _, x, shielded in blasts(trace, False)
     )
 
 
@@ -91,8 +89,8 @@ def protection_prevents_damage_to_the_player(trace: Trace) -> None:
     """R2017-protection: all damage that would be dealt to a player with
     protection from everything is prevented: a lifelink source gains
     nothing from them (702.15b)."""
-    for step, x, shielded in _blasts(trace, False):
-        dealt = len(_opponents(step.before, x.caster)) - len(shielded)
+    for step, x, shielded in blasts(trace, False):
+        dealt = len(opponents(step.before, x.caster)) - len(shielded)
         expect(
             life_change(step, x.caster) == x.amount * dealt,
             "R2017-protection",
@@ -111,7 +109,7 @@ def _dealt_unpreventable(trace: Trace) -> bool:
         x.amount > 0
         and life_change(step, x.caster) > 0
         and all(not life_change(step, p) and shown_resolving(trace, p) for p in shielded)
-        for step, x, shielded in _blasts(trace, True)
+        for step, x, shielded in blasts(trace, True)
     )
 
 
@@ -127,9 +125,9 @@ def unpreventable_damage_still_has_its_other_effects(trace: Trace) -> None:
     player with protection from everything; their life total doesn't
     change, but the damage's other effects happen: lifelink gains its
     controller that much life (702.15b)."""
-    for step, x, shielded in _blasts(trace, True):
+    for step, x, shielded in blasts(trace, True):
         at = f"{where(trace, step)}, unpreventable damage to player(s) {sorted(shielded)}"
-        dealt = len(_opponents(step.before, x.caster))
+        dealt = len(opponents(step.before, x.caster))
         expect(
             life_change(step, x.caster) == x.amount * dealt,
             "R2017-unpreventable",

@@ -37,6 +37,8 @@ def draw_player_action(
         return a.PayLife(player, integer(draw, 0, 3))
     if kind is a.DamageOpponents:
         return a.DamageOpponents(player, amount, maybe(draw))
+    if kind is a.OpponentsDiscard:
+        return a.OpponentsDiscard(player)
     if not others:
         return None
     other = pick(draw, others)
@@ -170,6 +172,16 @@ def gain_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (gain, a.TeferisProtection(p), pick(draw, [gain, a.SetLife(p, 25)]))
 
 
+def lose_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-life-replacement, its loss half: an opponent controls "if an
+    opponent would lose life, you draw that many cards instead"; a player
+    loses life before and under Teferi's Protection."""
+    p, o = _players(draw, setup)
+    setup = _with_ability(with_a_permanent(setup, p), o, "lose_to_draw")
+    lose = a.LoseLife(p, integer(draw, 1, 3))
+    return setup, (lose, a.TeferisProtection(p), pick(draw, [lose, a.SetLife(p, 15)]))
+
+
 def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection, R2017-unpreventable: a lifelink spell damages each
     opponent of a player, before and after one of them cast Teferi's
@@ -178,6 +190,20 @@ def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     unpreventable = maybe(draw)
     blast = a.DamageOpponents(o, integer(draw, 1, 3), unpreventable)
     return with_a_permanent(setup, p), (blast, a.TeferisProtection(p), blast)
+
+
+def infect_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-unpreventable: a lifelink spell with infect damages each
+    opponent of a player, before and after one of them cast Teferi's
+    Protection; after, its damage can't be prevented."""
+    p, o = _players(draw, setup)
+    amount = integer(draw, 1, 3)
+    first = a.DamageOpponents(o, amount, maybe(draw), infect=True)
+    return with_a_permanent(setup, p), (
+        first,
+        a.TeferisProtection(p),
+        a.DamageOpponents(o, amount, unpreventable=True, infect=True),
+    )
 
 
 def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -216,6 +242,17 @@ def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     setup = _add(setup, attacker)
     then = pick(draw, [a.PassTurn(), a.DamageOpponents(o, 1)])
     return setup, (a.TeferisProtection(p), a.DeclareAttackers(o, (attacker.id,), p), then)
+
+
+def discard_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-nothing-else: an opponent of a player makes each opponent
+    discard a card, before and after that player cast Teferi's Protection."""
+    p, o = _players(draw, setup)
+    return with_a_permanent(setup, p), (
+        a.OpponentsDiscard(o),
+        a.TeferisProtection(p),
+        a.OpponentsDiscard(o),
+    )
 
 
 def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:

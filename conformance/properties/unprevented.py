@@ -1,0 +1,172 @@
+"""Properties of what Teferi's Protection leaves happening to its player:
+unpreventable damage from a source with infect still gives them poison
+counters while their life total stays (R2017-unpreventable), and an effect
+that doesn't target them still makes them discard (R2017-nothing-else)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis import strategies as st
+
+from conformance import actions as a
+from conformance.capabilities import Capability as C
+from conformance.observation import Observation
+from conformance.properties.effects import focus
+from conformance.properties.players import (
+    free_through,
+    life,
+    life_change,
+    played,
+    protected,
+    shown_resolving,
+)
+from conformance.properties.protection import blasts, opponents
+from conformance.properties.registry import expect, rule_property, where
+from conformance.running import Step, Trace
+from conformance.scenario import Scenario
+from conformance.strategies import plans, players
+from conformance.strategies._draw import Caps
+
+_PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
+_INFECT = (*_PROTECTION, C.PLAYER_DAMAGE, C.INFECT)
+_DISCARD = (*_PROTECTION, C.DISCARD)
+
+
+def poison(obs: Observation, player: int) -> int:
+    return obs.players[player].poison
+
+
+def poisoned(step: Step, player: int) -> int:
+    """The poison counters `player` got during `step`."""
+    return poison(step.after, player) - poison(step.before, player)
+
+
+def _poisoned_through_the_lock(trace: Trace) -> bool:
+    """R2017-unpreventable: the engine showed infect damage give a player
+    whose life could change poison counters, and, after showing Teferi's
+    Protection resolve, unpreventable infect damage give its player poison
+    counters while their life total stayed."""
+    shown = any(
+        poisoned(step, p) > 0
+        for i, step, x in played(trace, a.DamageOpponents)
+        if x.infect
+        for p in opponents(step.before, x.caster)
+        if free_through(trace, i, p)
+    )
+    return shown and any(
+        x.infect
+        and all(
+            poisoned(step, p) > 0 and not life_change(step, p) and shown_resolving(trace, p)
+            for p in shielded
+        )
+        for step, x, shielded in blasts(trace, True)
+    )
+
+
+def _infect_at_the_protected(caps: Caps) -> st.SearchStrategy[Scenario]:
+    """Lifelink infect damage to each opponent of a player who cast
+    Teferi's Protection (R2017-unpreventable)."""
+    return plans.planned_scenarios(
+        focus(caps, *_INFECT),
+        players.infect_protected,
+        kinds=(a.PassTurn, a.DamageOpponents),
+        max_actions=2,
+        max_permanents=2,
+        phased_out=False,
+        effects=False,
+    )
+
+
+@rule_property(
+    "R2017-unpreventable",
+    needs=_INFECT,
+    scenarios=_infect_at_the_protected,
+    exercised=_poisoned_through_the_lock,
+    reads=("life",),
+)
+def unpreventable_infect_damage_still_poisons(trace: Trace) -> None:
+    """R2017-unpreventable: damage that can't be prevented, from a source
+    with infect, is dealt to a player with protection from everything whose
+    life total can't change; it has its other effects: they get that many
+    poison counters (702.90b), and their life total stays."""
+    for step, x, shielded in blasts(trace, True):
+        if not x.infect:
+            continue
+        for p in shielded:
+            at = f"{where(trace, step)}, unpreventable infect damage to player {p}"
+            expect(
+                poisoned(step, p) == x.amount,
+                "R2017-unpreventable",
+                at,
+                f"player {p} gets {x.amount} poison counters: the damage is dealt",
+                f"poison {poison(step.before, p)} -> {poison(step.after, p)}",
+            )
+            expect(
+                not life_change(step, p),
+                "R2017-unpreventable",
+                at,
+                f"player {p}'s life total stays (it can't change)",
+                f"life {life(step.before, p)} -> {life(step.after, p)}",
+            )
+
+
+def discarded(step: Step, player: int) -> int:
+    """The cards `player` discarded during `step`."""
+    return step.after.players[player].cards_discarded - step.before.players[player].cards_discarded
+
+
+def _discards(trace: Trace, shielded: bool) -> Iterator[tuple[Step, a.OpponentsDiscard, set[int]]]:
+    """Each "each opponent discards a card" carried out, with its caster's
+    opponents under Teferi's Protection throughout (`shielded`) or under
+    none."""
+    shield = protected(trace)
+    for i, step, x in played(trace, a.OpponentsDiscard):
+        them = set(opponents(step.before, x.caster))
+        around = shield[i] | shield[i + 1]
+        chosen = them & shield[i] & shield[i + 1] if shielded else them - around
+        if chosen:
+            yield step, x, chosen
+
+
+def _discarded_through_protection(trace: Trace) -> bool:
+    """R2017-nothing-else: the engine showed a player without protection
+    discard to "each opponent discards a card", and, after showing Teferi's
+    Protection resolve, its player discard to it too."""
+    shown = any(
+        all(discarded(step, p) == 1 for p in them) for step, _, them in _discards(trace, False)
+    )
+    return shown and any(
+        all(discarded(step, p) == 1 and shown_resolving(trace, p) for p in them)
+        for step, _, them in _discards(trace, True)
+    )
+
+
+@rule_property(
+    "R2017-nothing-else",
+    needs=_DISCARD,
+    scenarios=lambda caps: plans.planned_scenarios(
+        focus(caps, *_DISCARD),
+        players.discard_protected,
+        kinds=(a.PassTurn, a.OpponentsDiscard),
+        max_actions=2,
+        max_permanents=2,
+        phased_out=False,
+        effects=False,
+    ),
+    exercised=_discarded_through_protection,
+)
+def protected_players_still_discard(trace: Trace) -> None:
+    """R2017-nothing-else: protection from everything prevents only damage,
+    Auras and targeting; "each opponent discards a card" doesn't target, so
+    a player with protection from everything still discards (their hand
+    holds more cards than a scenario discards, `OPENING_HAND`)."""
+    for step, x, them in _discards(trace, True):
+        for p in them:
+            expect(
+                discarded(step, p) == 1,
+                "R2017-nothing-else",
+                f"{where(trace, step)}, player {p} (protection from everything)",
+                f"player {p} discards a card: player {x.caster}'s spell doesn't target them",
+                f"{discarded(step, p)} discarded",
+            )
