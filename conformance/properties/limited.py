@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.observation import PermanentView
+from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import (
     boosts,
     control_changes,
@@ -79,11 +79,16 @@ def _pumped(trace: Trace, i: int, pid: str) -> bool:
     for step in reversed(trace.steps[: i - 1]):
         if isinstance(step.action, a.PassTurn) and step.after.refused is None:
             return False
-        b, c = view(step.before, pid), view(step.after, pid)
-        raised = b is not None and c is not None and None not in (b.power, c.power)
-        if isinstance(step.action, a.PumpTeam) and raised and c.power > b.power:  # type: ignore[operator, union-attr]
+        raised = _power(step.after, pid) > _power(step.before, pid)
+        if isinstance(step.action, a.PumpTeam) and raised:
             return True
     return False
+
+
+def _power(obs: Observation, pid: str) -> int:
+    """`pid`'s power as `obs` shows it; 0 if it shows none."""
+    v = view(obs, pid)
+    return 0 if v is None or v.power is None else v.power
 
 
 def _limited_on(trace: Trace, i: int, pid: str) -> bool:
