@@ -48,12 +48,14 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     # control this turn is summoning sick, phased out and in or not; 502.15e
     # against 514.2: damage stays marked on a phased-out permanent until
     # cleanup (120.6); 502.15g against 702.26f: limited-duration effects go
-    # on through phasing.
+    # on through phasing (a boost "until your next turn" too, on what phases
+    # in at its controller's untap step before that turn).
     ("mirage", "current"): {
         "phased_out_tokens_stay_and_phase_in",
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
         "limited_effects_outlast_phasing",
+        "effects_that_ended_while_out_stay_ended",
     },
     # 502.15m: what phases in attacks as if it had haste; 502.15e: damage
     # goes as a permanent phases out (today and before 2017 it stays until
@@ -82,6 +84,7 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
         "limited_effects_outlast_phasing",
+        "effects_that_ended_while_out_stay_ended",
     },
 }
 
