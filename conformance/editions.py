@@ -8,8 +8,9 @@
 - `mirage`: the Mirage-era rules 502.15 and 217.8
   (../shared/seeds/001_58e51963fca0a110.txt): a phased-out permanent goes to
   the phased-out zone, its damage is removed, a phased-out token ceases to
-  exist, what phases in plays as if it had haste, and two legends with one
-  name phasing in together both go to the graveyard.
+  exist, effects with a limited duration stop affecting a permanent as it
+  phases out, what phases in plays as if it had haste, and two legends with
+  one name phasing in together both go to the graveyard.
 
 An older edition numbers its rules as its own text does. Where one still
 says what today's rules say, it `carries` today's IDs, and the properties of
@@ -161,8 +162,7 @@ def _mirage() -> list[Rule]:
         ),
         r(
             "502.15g",
-            "Effects with a limited duration and delayed triggered abilities stop affecting a permanent that phases out, even if it phases in before they would end.",
-            uncertified="the Mirage reference does not play it yet: today's properties that 502.15f and 217.8a carry expect what phases back in to keep its limited effects (phasing_keeps_the_same_permanent, 702.26d: its controller while a control effect lasts; resolving_effects_skip_phased_out_creatures, 702.26e: its power with an 'until end of turn' boost), so their checks need splitting per edition first; and the vocabulary has no delayed triggered abilities",
+            "Effects with a limited duration and delayed triggered abilities stop affecting a permanent that phases out, even if it phases in before they would end (certified on the effects: control effects and boosts until end of turn or a player's next turn; the vocabulary has no delayed triggered abilities, so that half is not put to the test).",
         ),
         r(
             "502.15h",

@@ -47,33 +47,44 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     # 502.15m against 302.6: a creature that came under its controller's
     # control this turn is summoning sick, phased out and in or not; 502.15e
     # against 514.2: damage stays marked on a phased-out permanent until
-    # cleanup (120.6).
+    # cleanup (120.6); 502.15g against 702.26f: limited-duration effects go
+    # on through phasing (a boost "until your next turn" too, on what phases
+    # in at its controller's untap step before that turn).
     ("mirage", "current"): {
         "phased_out_tokens_stay_and_phase_in",
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
+        "limited_effects_outlast_phasing",
+        "effects_that_ended_while_out_stay_ended",
     },
     # 502.15m: what phases in attacks as if it had haste; 502.15e: damage
     # goes as a permanent phases out (today and before 2017 it stays until
     # cleanup, 514.2: "including phased-out permanents"); 502.15k: legends
-    # of one name phasing in together all go (today one stays, 704.5j).
+    # of one name phasing in together all go (today one stays, 704.5j);
+    # 502.15g: effects with a limited duration stop affecting a permanent as
+    # it phases out (today and before 2017 they go on, 702.26f / 702.25e).
     # Mirage only.
     ("current", "mirage"): {
         "tokens_in_the_phased_out_zone_cease_to_exist",
         "phased_in_permanents_attack_as_if_hasty",
         "phasing_out_removes_damage",
         "legends_phasing_in_together_all_go",
+        "limited_effects_end_as_it_phases_out",
     },
     ("pre-2017", "mirage"): {
         "phased_in_permanents_attack_as_if_hasty",
         "phasing_out_removes_damage",
         "legends_phasing_in_together_all_go",
+        "limited_effects_end_as_it_phases_out",
     },
     # Mirage's haste is more than pre-2017 allows (302.6, unchanged since),
-    # and so is its healing (514.2, unchanged since).
+    # and so is its healing (514.2, unchanged since); its 502.15g ends what
+    # 702.25e keeps.
     ("mirage", "pre-2017"): {
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
+        "limited_effects_outlast_phasing",
+        "effects_that_ended_while_out_stay_ended",
     },
 }
 

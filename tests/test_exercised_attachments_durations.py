@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from adapters.reference import ReferenceEngine, ReferenceGame, Rules
+from adapters.reference import ReferenceEngine, ReferenceGame, Rules, reference_of
 from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.properties import REGISTRY, Violation
+from conformance.properties import REGISTRY, Violation, in_edition
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import (
@@ -71,6 +71,12 @@ SOURCE = Permanent("p1", types=("artifact",))
 WAITER = Permanent("p2", **CREATURE)  # type: ignore[arg-type]
 X_AND_T = (HOST, Permanent("p2", owner=1, controller=1, **CREATURE))  # type: ignore[arg-type]
 as_long_as_p1 = Duration("as_long_as_you_control", "p1")
+LIMITED_OUT_AND_IN = (
+    a.GainControl(0, "p2", Duration("end_of_turn")),
+    a.PumpTeam(0),
+    a.PhaseOutUntil(0, "p1", "p2"),
+    a.Destroy(0, "p1"),
+)
 
 CASES = {
     "attachments_phase_out_with_their_host": scenario(
@@ -129,6 +135,13 @@ CASES = {
     "phased_out_until_waits_for_its_source": scenario(
         SOURCE, WAITER, actions=(a.PhaseOutUntil(0, "p1", "p2"), a.Destroy(0, "p1"))
     ),
+    # Player 0 borrows p2 until end of turn and pumps it; it phases out until
+    # p1 leaves, which it does: p2 is back in the same turn.
+    "limited_effects_outlast_phasing": scenario(
+        SOURCE,
+        replace(WAITER, owner=1, controller=1),
+        actions=LIMITED_OUT_AND_IN,
+    ),
     "source_phasing_out_is_not_leaving": scenario(
         SOURCE,
         WAITER,
@@ -144,7 +157,8 @@ CASES = {
 
 def test_every_property_of_the_area_has_a_case() -> None:
     modules = {
-        f"conformance.properties.{m}" for m in ("attachments", "unattached", "durations", "until")
+        f"conformance.properties.{m}"
+        for m in ("attachments", "unattached", "durations", "limited", "until")
     }
     mine = {n for n, p in REGISTRY.items() if p.check.__module__ in modules}
     assert mine == set(CASES)
@@ -247,3 +261,17 @@ def test_chains_two_levels_deep_are_checked() -> None:
     prop.check(reference)
     with pytest.raises(Violation, match="p3 with host p2"):
         prop.check(play(ReferenceEngine(name="one-level", rules=OneLevelReturn), CHAIN))
+
+
+def test_the_mirage_reference_exercises_limited_effects_ending() -> None:
+    """Mirage 502.15g: the same case, on the Mirage reference, exercises its
+    counterpart and passes it (p2 back under player 1, at power 1); an
+    engine that does nothing does not exercise it."""
+    prop = in_edition("mirage")["limited_effects_end_as_it_phases_out"]
+    case = CASES["limited_effects_outlast_phasing"]
+    trace = play(reference_of("mirage"), case)
+    prop.check(trace)
+    assert prop.exercised is not None and prop.exercised(trace)
+    back = trace.steps[-1].after.permanent("p2")
+    assert (back.controller, back.power) == (1, 1)
+    assert not prop.exercised(play(INERT, case)) and not prop.exercised(play(ECHO, case))

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
+from adapters.reference.editions import without_limited_effects
 from adapters.reference.state import Card, Timed
 from conformance.setup import BoostEffect, ControlEffect, Duration, PhasedOut
 
@@ -161,3 +162,19 @@ class UntilSourcePhasingOutReleases(Rules):
         super().phase_out(roots, until)
         for card in roots:
             self.release_until(card)
+
+
+@mutant(
+    "limited-effects-end-on-phasing",
+    "702.26f",
+    "effects with a limited duration stop affecting a permanent as it phases out, as in the "
+    "Mirage edition (502.15g); today they end only as their durations say",
+    kills=("limited_effects_outlast_phasing",),
+)
+class LimitedEffectsEndOnPhasing(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        start = len(self.state.events)
+        super().phase_out(roots, until)
+        gone = {e.subject for e in self.state.events[start:] if e.kind == "phased_out"}
+        self.state.effects = without_limited_effects(self.state.effects, gone)
+        self.refresh()

@@ -4,8 +4,6 @@ engine written from today's rules would (conformance/properties/editions.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from adapters.mutants import mutant
 from adapters.reference.editions import MirageRules, Pre2017Rules
 from adapters.reference.state import Card
@@ -57,10 +55,9 @@ class MirageNoPhasingHaste(MirageRules):
     edition="mirage",
 )
 class MirageDamageStays(MirageRules):
-    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+    def remove_damage(self, card: Card) -> None:
         """502.15e, wrongly: today's phasing out, which leaves damage marked
         until cleanup (514.2)."""
-        Pre2017Rules.phase_out(self, roots, until)
 
 
 @mutant(
@@ -75,3 +72,17 @@ class MirageLegendsKeepOne(MirageRules):
         """502.15k, wrongly: legends phasing in together are left to today's
         legend rule (704.5j), which keeps one of them."""
         return []
+
+
+@mutant(
+    "mirage-limited-effects-last",
+    "502.15g",
+    "limited-duration effects go on applying to a permanent that phased out and in, as today"
+    " (502.15g: they stop affecting it as it phases out)",
+    ("limited_effects_end_as_it_phases_out",),
+    edition="mirage",
+)
+class MirageLimitedEffectsLast(MirageRules):
+    def end_limited_effects(self, ids: set[str]) -> None:
+        """502.15g, wrongly: today's phasing out, after which effects end
+        only as their durations say (702.26f)."""

@@ -7,11 +7,33 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 from adapters.reference.rules import Rules
-from adapters.reference.state import Card, GameState
+from adapters.reference.state import Card, GameState, Timed
 from conformance.catalog import Edition
 from conformance.observation import Event
+from conformance.setup import ControlEffect
+
+
+def without_limited_effects(effects: list[Timed], ids: set[str]) -> list[Timed]:
+    """Mirage 502.15g: `effects` once those with a limited duration (until
+    end of turn, until a player's next turn, for as long as something lasts)
+    stop affecting the permanents `ids`, even if these phase in before the
+    effects would end: a control effect on one ends, a boost leaves it out.
+    Effects without a limited duration go on."""
+    kept: list[Timed] = []
+    for timed in effects:
+        e = timed.effect
+        if e.duration.kind == "indefinitely":
+            kept.append(timed)
+        elif isinstance(e, ControlEffect):
+            if e.target not in ids:
+                kept.append(timed)
+        elif targets := tuple(t for t in e.targets if t not in ids):
+            same = targets == e.targets
+            kept.append(timed if same else replace(timed, effect=replace(e, targets=targets)))
+    return kept
 
 
 class Pre2017Rules(Rules):
@@ -44,7 +66,8 @@ class MirageRules(Pre2017Rules):
     """The Mirage-era rules 502.15 and 217.8: phased-out tokens cease to
     exist (217.8d, as before 2017), what phases in can attack and use {T}
     abilities as if it had haste (502.15m), damage goes as a permanent phases
-    out (502.15e), and legends of one name phasing in together all go to the
+    out (502.15e) and so do the effects with a limited duration on it
+    (502.15g), and legends of one name phasing in together all go to the
     graveyard (502.15k)."""
 
     def __init__(self, state: GameState) -> None:
@@ -55,14 +78,31 @@ class MirageRules(Pre2017Rules):
         self.phased_in_together: list[list[str]] = []
 
     def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
-        """502.15e: when a permanent phases out, all damage on it is removed,
-        and from what phases out with it (502.15i): from every permanent
-        this phasing reports phased out."""
+        """502.15e, 502.15g: what phasing out takes from a permanent, and
+        from what phases out with it (502.15i): from every permanent this
+        phasing reports phased out."""
         start = len(self.state.events)
         super().phase_out(roots, until)
-        for event in self.state.events[start:]:
-            if event.kind == "phased_out":
-                self.state.cards[event.subject].damage = 0
+        gone = [
+            self.state.cards[e.subject] for e in self.state.events[start:] if e.kind == "phased_out"
+        ]
+        for card in gone:
+            self.remove_damage(card)
+        self.end_limited_effects({c.id for c in gone})
+
+    def remove_damage(self, card: Card) -> None:
+        """502.15e: when a permanent phases out, all damage on it is removed."""
+        card.damage = 0
+
+    def end_limited_effects(self, ids: set[str]) -> None:
+        """502.15g: effects with a limited duration stop affecting the
+        permanents `ids` that phased out (`without_limited_effects`); its
+        controller as it phased out is remembered (502.15h): it phases in at
+        that player's untap step, under its controller by default."""
+        kept = without_limited_effects(self.state.effects, ids)
+        if kept != self.state.effects:
+            self.state.effects = kept
+            self.refresh()
 
     def phase_in(self, roots: Iterable[Card]) -> None:
         """502.15b, 502.15k: what one event phases in (directly, or

@@ -15,6 +15,7 @@ from conformance.properties import (  # noqa: F401
     leaving_control,
     legends,
     life,
+    limited,
     mirage,
     multiplayer,
     protection,

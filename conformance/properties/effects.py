@@ -128,6 +128,34 @@ def control_grants(trace: Trace) -> list[Grant]:
     return grants
 
 
+def control_changes(trace: Trace) -> set[tuple[int, str | None]]:
+    """(k, permanent): action k may change who controls the permanent by the
+    rules, as a control effect on it starts or ends there (611.2, 702.26f);
+    (k, None): a player leaves the game in action k, ending the control
+    effects giving them anything (800.4a). Elsewhere phasing must not."""
+    changes: set[tuple[int, str | None]] = set()
+    for g in control_grants(trace):
+        changes |= {(g.start, g.target)} | ({(g.end, g.target)} if g.end is not None else set())
+    for k, step in enumerate(trace.steps, 1):
+        if isinstance(step.action, a.Concede) and step.after.refused is None:
+            changes.add((k, None))
+    return changes
+
+
+def limited_control(trace: Trace) -> set[tuple[int, str]]:
+    """(k, permanent): a control effect with a limited duration (not
+    "indefinitely") is in force on the permanent at observation k, by its
+    own duration: today it goes on through phasing (702.26d, 702.26f); in
+    the Mirage edition phasing out ends it (502.15g)."""
+    last = len(trace.steps)
+    return {
+        (k, g.target)
+        for g in control_grants(trace)
+        if g.duration.kind != "indefinitely"
+        for k in range(g.start, last + 1 if g.end is None else g.end)
+    }
+
+
 def controller_as_untap_begins(
     grants: list[Grant],
     defaults: dict[str, int],

@@ -10,10 +10,7 @@ from collections.abc import Collection, Iterator
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.effects import (
-    control_grants,
-    focus,
-)
+from conformance.properties.effects import control_changes, focus, limited_control
 from conformance.properties.history import ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -50,20 +47,6 @@ def _untapped_by_step(step: Step, c: PermanentView) -> bool:
     """502.3: the active player's permanents untap in the untap step, after
     phasing; a permanent that phased in then is untapped too."""
     return isinstance(step.action, a.PassTurn) and c.controller == step.after.active
-
-
-def _control_changes(trace: Trace) -> set[tuple[int, str | None]]:
-    """(k, permanent): action k may change who controls the permanent by the
-    rules, as a control effect on it starts or ends there (611.2, 702.26f);
-    (k, None): a player leaves the game in action k, ending the control
-    effects giving them anything (800.4a). Elsewhere phasing must not."""
-    changes: set[tuple[int, str | None]] = set()
-    for g in control_grants(trace):
-        changes |= {(g.start, g.target)} | ({(g.end, g.target)} if g.end is not None else set())
-    for k, step in enumerate(trace.steps, 1):
-        if isinstance(step.action, a.Concede) and step.after.refused is None:
-            changes.add((k, None))
-    return changes
 
 
 def _kept(at: str, then: PermanentView, c: PermanentView, untapped: bool) -> None:
@@ -140,10 +123,14 @@ def _a_permanent_went_out_and_came_back(trace: Trace) -> bool:
 def phasing_keeps_the_same_permanent(trace: Trace) -> None:
     """Phasing is neither a zone change nor a control change: a permanent
     that phases out or in stays on the battlefield as the same object, with
-    its counters, tapped status, the choice made as it entered, and (while
-    its control effects last) its controller; after phasing out and back in,
-    it has what it had as it phased out."""
-    changes = _control_changes(trace)
+    its counters, tapped status, the choice made as it entered, and (under
+    no control effect with a limited duration, or none at all) its
+    controller; after phasing out and back in, it has what it had as it
+    phased out. Under a limited one its controller is
+    `limited_effects_outlast_phasing`'s (today) or
+    `limited_effects_end_as_it_phases_out`'s (Mirage 502.15g)."""
+    changes = control_changes(trace)
+    limited = limited_control(trace)
     for k, step in enumerate(trace.steps, 1):
         for b in step.before.permanents:
             c = view(step.after, b.id)
@@ -157,7 +144,10 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             if not c.on_battlefield:
                 continue
             _kept(at, b, c, not out and _untapped_by_step(step, c))
-            stable = not {(k, b.id), (k, None)} & changes
+            # A control effect with a limited duration: today it goes on
+            # (limited_effects_outlast_phasing), in the Mirage edition
+            # phasing out ends it (502.15g).
+            stable = not {(k, b.id), (k, None)} & changes and (k - 1, b.id) not in limited
             if stable and None not in (b.controller, c.controller):
                 expect(
                     c.controller == b.controller,

@@ -16,6 +16,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from conformance import actions as a
+from conformance.capabilities import Capability as C
 from conformance.legality import setup_problems
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Setup
@@ -242,3 +243,30 @@ def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     turns = setup.turns_until(borrower)
     grant = a.GainControl(borrower, target.id, Duration("your_next_turn"))
     return setup, (grant, *(a.PassTurn(),) * turns)
+
+
+def limited_effects_then_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26f, Mirage 502.15g: a player gains control of a creature (not a
+    token: in the Mirage edition a phased-out token ceases to exist, 217.8d)
+    until end of turn or their next turn and pumps their team until end of
+    turn; the creature phases out until a source leaves the battlefield,
+    which it then does: the creature phases in the same turn, while those
+    effects would still last."""
+    ids = [p.id for p in setup.permanents if p.attached_to is None]
+    creatures = [p.id for p in setup.permanents if p.attached_to is None and p.is_creature]
+    creatures = [x for x in creatures if not setup.permanent(x).token]
+    if not creatures or len(ids) < 2:
+        return setup, ()
+    x = pick(draw, creatures)
+    source = pick(draw, [t for t in ids if t != x])
+    setup = _with_phased_in(setup, {x, source})
+    gainer = (_controller(setup, x) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    grant = a.GainControl(gainer, x, Duration(pick(draw, ["end_of_turn", "your_next_turn"])))
+    pumper = gainer if C.CONTROL_CHANGE in caps else _controller(setup, x)
+    player = _controller(setup, source)
+    return setup, (
+        grant,
+        a.PumpTeam(pumper),
+        a.PhaseOutUntil(player, source, x),
+        a.Destroy(player, source),
+    )
