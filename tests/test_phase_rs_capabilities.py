@@ -235,6 +235,13 @@ SCENARIOS: dict[C, Scenario] = {
         a.DamageOpponents(0, 2, unpreventable=True),
         a.DamageOpponents(1, 1),
     ),
+    # 702.90b: infect damage to a player gives poison counters (and its
+    # lifelink still gains its controller life, 702.15b).
+    C.INFECT: scenario(
+        (),
+        a.DamageOpponents(0, 2, infect=True),
+        a.DamageOpponents(1, 1, unpreventable=True, infect=True),
+    ),
 }
 
 

@@ -43,10 +43,6 @@ MISSING: dict[C, str] = {
 #: phase.rs itself for these (its card model has infect, poison counters and
 #: discarding). Reported "not applicable" like MISSING, with the reason.
 UNPLAYED: dict[C, str] = {
-    C.INFECT: (
-        "the adapter doesn't play damage from a source with infect or read players' "
-        "poison counters yet (R2017-unpreventable, its infect half)"
-    ),
     C.LOSS_REPLACEMENT: (
         "the adapter writes no card text for 'if an opponent would lose life, you draw "
         "that many cards instead' (R2017-life-replacement, its loss half): written the "
@@ -107,6 +103,9 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.PLAYER_DAMAGE,
         C.MULTI_TARGET,
         C.CAST_AURAS,
+        # Infect damage (702.90b) is the lifelink spell with the keyword;
+        # players' poison counters are read from the engine (`observing`).
+        C.INFECT,
     }
 )
 

@@ -118,7 +118,15 @@ class Reader:
         views = []
         for seat in range(self.players):
             player = game.player(seat)
-            views.append(PlayerView(seat, not player["is_eliminated"], player["life"], drawn[seat]))
+            views.append(
+                PlayerView(
+                    seat,
+                    not player["is_eliminated"],
+                    player["life"],
+                    drawn[seat],
+                    poison=player["poison_counters"],
+                )
+            )
         return tuple(views)
 
     def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:

@@ -92,17 +92,21 @@ PLAYER_AURAS = tuple(
 )
 
 
-def _drain(n: int, unpreventable: bool) -> CardSpec:
+def _drain(n: int, unpreventable: bool, infect: bool) -> CardSpec:
     """R2017-protection, R2017-unpreventable: a lifelink spell (702.15b:
-    its damage gains its controller that much life)."""
-    name = f"PC Drain {n}" + (" Fierce" if unpreventable else "")
-    text = f"Lifelink\n{name} deals {n} damage to each opponent."
+    its damage gains its controller that much life); with infect, its
+    damage to a player gives poison counters instead (702.90b)."""
+    name = f"PC Drain {n}" + (" Fierce" if unpreventable else "") + (" Venom" if infect else "")
+    keywords = ("Infect", "Lifelink") if infect else ("Lifelink",)
+    text = "\n".join((*keywords, f"{name} deals {n} damage to each opponent."))
     if unpreventable:
         text += " This damage can't be prevented."
-    return _instant(name, text, ("Lifelink",))
+    return _instant(name, text, keywords)
 
 
-DAMAGE_OPPONENTS = {(n, u): _drain(n, u) for n in AMOUNTS for u in (False, True)}
+DAMAGE_OPPONENTS = {
+    (n, u, i): _drain(n, u, i) for n in AMOUNTS for u in (False, True) for i in (False, True)
+}
 
 PLAYER_SPELLS: tuple[CardSpec, ...] = (
     TEFERIS_PROTECTION,

@@ -85,7 +85,7 @@ class PlayerActions:
         return self._cast(action.caster, spec, [{"Object": oid}])
 
     def _damage_opponents(self, action: a.DamageOpponents) -> str | None:
-        spec = pc.DAMAGE_OPPONENTS.get((action.amount, action.unpreventable))
+        spec = pc.DAMAGE_OPPONENTS.get((action.amount, action.unpreventable, action.infect))
         if spec is None:
             return f"phase-rs adapter has no card dealing {action.amount} damage"
         return self._cast(action.caster, spec)
