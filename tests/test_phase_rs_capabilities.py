@@ -242,6 +242,15 @@ SCENARIOS: dict[C, Scenario] = {
         a.DamageOpponents(0, 2, infect=True),
         a.DamageOpponents(1, 1, unpreventable=True, infect=True),
     ),
+    # 701.9a, R2017-nothing-else: opening hands; an untargeted discard
+    # reaches a player with protection from everything.
+    C.DISCARD: scenario(
+        (creature("c"),),
+        a.OpponentsDiscard(1),
+        a.TeferisProtection(0),
+        a.OpponentsDiscard(1),
+        *TWO_TURNS,
+    ),
 }
 
 

@@ -49,10 +49,6 @@ UNPLAYED: dict[C, str] = {
         "way 'gain_to_draw' is, phase.rs let the life be lost and nobody drew (tried by "
         "hand, no probe yet)"
     ),
-    C.DISCARD: (
-        "the adapter doesn't play 'each opponent discards a card' or set up opening hands "
-        "and read discards yet (R2017-nothing-else)"
-    ),
 }
 #: `GainControl` lasting "for as long as you control X" is played as X's own
 #: ability when the caster controls X, phased in, the only case phase.rs
@@ -106,6 +102,9 @@ CAPABILITIES: frozenset[C] = frozenset(
         # Infect damage (702.90b) is the lifelink spell with the keyword;
         # players' poison counters are read from the engine (`observing`).
         C.INFECT,
+        # "Each opponent discards a card" (701.9a) against opening hands of
+        # keepsakes (`position`); discards are the engine's `Discarded` events.
+        C.DISCARD,
     }
 )
 

@@ -114,7 +114,12 @@ class Reader:
             return int(ref["data"])
         return self.name_of(ref["data"])
 
-    def players_view(self, game: Any, drawn: list[int]) -> tuple[PlayerView, ...]:
+    def players_view(
+        self, game: Any, drawn: list[int], discarded: list[int]
+    ) -> tuple[PlayerView, ...]:
+        """Each seat's life and poison counters from the engine's player
+        state; the cards drawn and discarded as counted from its events
+        (`PhaseRsGame._count_cards`)."""
         views = []
         for seat in range(self.players):
             player = game.player(seat)
@@ -125,6 +130,7 @@ class Reader:
                     player["life"],
                     drawn[seat],
                     poison=player["poison_counters"],
+                    cards_discarded=discarded[seat],
                 )
             )
         return tuple(views)

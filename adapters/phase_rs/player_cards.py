@@ -108,6 +108,16 @@ DAMAGE_OPPONENTS = {
     (n, u, i): _drain(n, u, i) for n in AMOUNTS for u in (False, True) for i in (False, True)
 }
 
+#: R2017-nothing-else: "each opponent discards a card" (701.9a), untargeted.
+DISCARD = _instant("PC Mind Rot", "Each opponent discards a card.")
+#: The cards of each player's opening hand (`conformance.setup.OPENING_HAND`,
+#: 103.5), what "each opponent discards a card" finds there: a card of no
+#: use, which no player can cast ({9}) and the driver never moves (it is
+#: not in `driving.SUPPLY`).
+KEEPSAKE = CardSpec(
+    name="PC Keepsake", text="", types=("Creature",), power=1, toughness=1, mana="{9}"
+)
+
 PLAYER_SPELLS: tuple[CardSpec, ...] = (
     TEFERIS_PROTECTION,
     *GAIN_LIFE.values(),
@@ -120,4 +130,5 @@ PLAYER_SPELLS: tuple[CardSpec, ...] = (
     *GIVE_LIFE.values(),
     *TAP_AND_DAMAGE.values(),
     *PLAYER_AURAS,
+    DISCARD,
 )
