@@ -38,16 +38,12 @@ MISSING: dict[C, str] = {
         "duration phase.rs ignores (D10): the target stays out as its source leaves, "
         "so the spell never finds it back (probes/stacked_responses.py)"
     ),
-}
-#: What this adapter doesn't play yet, and why: no probe shows a limit of
-#: phase.rs itself for these (its card model has infect, poison counters and
-#: discarding). Reported "not applicable" like MISSING, with the reason.
-UNPLAYED: dict[C, str] = {
     C.LOSS_REPLACEMENT: (
-        "the adapter writes no card text for 'if an opponent would lose life, you draw "
-        "that many cards instead' (R2017-life-replacement, its loss half): written the "
-        "way 'gain_to_draw' is, phase.rs let the life be lost and nobody drew (tried by "
-        "hand, no probe yet)"
+        "phase.rs parses no 'if an opponent would lose life, you draw that many cards "
+        "instead': written like 'gain_to_draw' it is Unimplemented, and reworded "
+        "'instead you draw that many cards' it becomes a life-loss replacement without "
+        "the draw; cast, either lets the opponent lose the life and nobody draws "
+        "(probes/loss_replacement.py)"
     ),
 }
 #: `GainControl` lasting "for as long as you control X" is played as X's own
@@ -114,7 +110,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = MISSING | UNPLAYED
+    missing: dict[C, str] = MISSING
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})
