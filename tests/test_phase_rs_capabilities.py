@@ -235,6 +235,22 @@ SCENARIOS: dict[C, Scenario] = {
         a.DamageOpponents(0, 2, unpreventable=True),
         a.DamageOpponents(1, 1),
     ),
+    # 702.90b: infect damage to a player gives poison counters (and its
+    # lifelink still gains its controller life, 702.15b).
+    C.INFECT: scenario(
+        (),
+        a.DamageOpponents(0, 2, infect=True),
+        a.DamageOpponents(1, 1, unpreventable=True, infect=True),
+    ),
+    # 701.9a, R2017-nothing-else: opening hands; an untargeted discard
+    # reaches a player with protection from everything.
+    C.DISCARD: scenario(
+        (creature("c"),),
+        a.OpponentsDiscard(1),
+        a.TeferisProtection(0),
+        a.OpponentsDiscard(1),
+        *TWO_TURNS,
+    ),
 }
 
 

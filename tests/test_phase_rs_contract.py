@@ -10,7 +10,7 @@ from importlib import metadata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from adapters.phase_rs import CAPABILITIES, MISSING, UNPLAYED, PhaseRsEngine
+from adapters.phase_rs import CAPABILITIES, MISSING, PhaseRsEngine
 from adapters.phase_rs.engine import INSTALL_HINT
 from adapters.protocol import Engine, Inexpressible
 from conformance import actions as a
@@ -50,13 +50,11 @@ def test_engine_is_named_and_versioned() -> None:
 
 
 def test_every_capability_is_declared_or_missing_with_a_reason() -> None:
-    """Missing: phase.rs lacks it, a probe shows it (tests/test_phase_rs_probes.py);
-    or unplayed: the adapter doesn't play it yet. Both reach the report."""
-    assert not CAPABILITIES & (MISSING.keys() | UNPLAYED.keys())
-    assert not MISSING.keys() & UNPLAYED.keys()
-    assert CAPABILITIES | MISSING.keys() | UNPLAYED.keys() == set(Capability)
-    assert all(reason for reason in (*MISSING.values(), *UNPLAYED.values()))
-    assert PhaseRsEngine.missing == MISSING | UNPLAYED
+    """Missing: phase.rs lacks it, a probe shows it (tests/test_phase_rs_probes.py)."""
+    assert not CAPABILITIES & MISSING.keys()
+    assert CAPABILITIES | MISSING.keys() == set(Capability)
+    assert all(reason for reason in MISSING.values())
+    assert PhaseRsEngine.missing == MISSING
 
 
 @requires_phase

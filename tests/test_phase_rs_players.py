@@ -16,7 +16,7 @@ from adapters.phase_rs import PhaseRsEngine, cards
 from adapters.phase_rs import player_cards as pc
 from adapters.protocol import Inexpressible
 from conformance import actions as a
-from conformance.setup import Ability, Permanent, Setup
+from conformance.setup import OPENING_HAND, Ability, Permanent, Setup
 
 
 def test_a_protected_player_cant_be_targeted_and_the_game_stays() -> None:
@@ -91,3 +91,19 @@ def test_gain_life_cost_with_several_opponents_is_set_aside() -> None:
         game.perform(a.GiveLife(0, 2, 1))
     two = PhaseRsEngine().start(Setup())
     assert two.perform(a.GiveLife(0, 1, 1)).refused is None
+
+
+def test_each_opponent_discards_a_keepsake_from_their_opening_hand() -> None:
+    """701.9a, R2017-nothing-else: each player starts with `OPENING_HAND`
+    keepsakes; the engine's own discard moves one of each opponent's to
+    their graveyard, protection from everything or not."""
+    game = PhaseRsEngine().start(Setup(players=3))
+    engine = game.driver.game
+    assert [len(engine.hand(s)) for s in range(3)] == [OPENING_HAND] * 3
+    game.perform(a.TeferisProtection(2))
+    seen = game.perform(a.OpponentsDiscard(0))
+    assert [v.cards_discarded for v in seen.players] == [0, 1, 1]
+    engine = game.driver.game
+    for seat in (1, 2):
+        names = [engine.object(i)["name"] for i in engine.player(seat)["graveyard"]]
+        assert names.count(pc.KEEPSAKE.name) == 1

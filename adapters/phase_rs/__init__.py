@@ -7,6 +7,6 @@ does, and says how to install it.
 
 from __future__ import annotations
 
-from adapters.phase_rs.engine import CAPABILITIES, MISSING, UNPLAYED, PhaseRsEngine
+from adapters.phase_rs.engine import CAPABILITIES, MISSING, PhaseRsEngine
 
-__all__ = ["CAPABILITIES", "MISSING", "UNPLAYED", "PhaseRsEngine"]
+__all__ = ["CAPABILITIES", "MISSING", "PhaseRsEngine"]

@@ -32,6 +32,9 @@ PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
 #: the engine is looping; the driver gives up with a DriverError.
 MAX_MOVES = 2000
+#: The maximum hand size (402.2): more cards in hand at cleanup are
+#: discarded (514.1).
+MAX_HAND_SIZE = 7
 #: The cards of a player's supply (see `Driver.restock`): drawn, cast,
 #: discarded, and never part of the position under test.
 SUPPLY = frozenset([FILLER.name, *(s.name for s in SPELLS)])
@@ -86,7 +89,8 @@ class Driver:
 
     def answer_prompt(self) -> None:
         """One default answer: pass priority, keep trigger order, no attacks,
-        no blocks, keep the first legend (704.5j), discard filler first."""
+        no blocks, keep the first legend (704.5j), discard filler first
+        (to hand size or to a spell)."""
         waiting = self.waiting()
         kind, data = waiting["type"], waiting.get("data") or {}
         seat = self.seat_to_act()
@@ -104,7 +108,8 @@ class Driver:
         elif kind == "ChooseLegend":
             # 704.5j: the player keeps one; the suite accepts either choice.
             self.apply(seat, {"type": "ChooseLegend", "data": {"keep": data["candidates"][0]}})
-        elif kind == "DiscardToHandSize":
+        elif kind in ("DiscardToHandSize", "DiscardChoice"):
+            # 514.1, 701.9a: the discarding player picks, filler first.
             cards = sorted(
                 data["cards"], key=lambda oid: self.game.object(oid)["name"] != FILLER.name
             )
@@ -181,13 +186,22 @@ class Driver:
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
         """Before an action that may draw `draws` cards for a player, give
-        each of `seats` whose library is shorter back the filler and spells
-        in their hand and graveyard, at the bottom of their library. Drawing
-        from an empty library loses the game (704.5b), and the suite's
-        scenarios have no libraries: a long one would otherwise end with a
-        loss the reference engine doesn't have. A setup edit, at a quiet
-        moment; nothing observed changes (draws are counted from events)."""
-        low = [s for s in seats if len(self.game.player(s)["library"]) < draws]
+        each of `seats` whose library is shorter, or whose hand holds more
+        than `MAX_HAND_SIZE` cards, back the filler and spells in their hand
+        and graveyard, at the bottom of their library. Drawing from an empty
+        library loses the game (704.5b), and the suite's scenarios have no
+        libraries: a long one would otherwise end with a loss the reference
+        engine doesn't have. Nor do the suite's hands have a maximum size:
+        drawn filler would otherwise be discarded in cleanup (514.1), which
+        in phase.rs also loses the "whenever this phases in" triggers of the
+        next untap step. A setup edit, at a quiet moment; nothing observed
+        changes (draws are counted from events)."""
+        low = [
+            s
+            for s in seats
+            if len(self.game.player(s)["library"]) < draws
+            or len(self.game.player(s)["hand"]) > MAX_HAND_SIZE
+        ]
         if low:
             self._edit(lambda state: _restock(state, low))
 

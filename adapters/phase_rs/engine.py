@@ -38,24 +38,12 @@ MISSING: dict[C, str] = {
         "duration phase.rs ignores (D10): the target stays out as its source leaves, "
         "so the spell never finds it back (probes/stacked_responses.py)"
     ),
-}
-#: What this adapter doesn't play yet, and why: no probe shows a limit of
-#: phase.rs itself for these (its card model has infect, poison counters and
-#: discarding). Reported "not applicable" like MISSING, with the reason.
-UNPLAYED: dict[C, str] = {
-    C.INFECT: (
-        "the adapter doesn't play damage from a source with infect or read players' "
-        "poison counters yet (R2017-unpreventable, its infect half)"
-    ),
     C.LOSS_REPLACEMENT: (
-        "the adapter writes no card text for 'if an opponent would lose life, you draw "
-        "that many cards instead' (R2017-life-replacement, its loss half): written the "
-        "way 'gain_to_draw' is, phase.rs let the life be lost and nobody drew (tried by "
-        "hand, no probe yet)"
-    ),
-    C.DISCARD: (
-        "the adapter doesn't play 'each opponent discards a card' or set up opening hands "
-        "and read discards yet (R2017-nothing-else)"
+        "phase.rs parses no 'if an opponent would lose life, you draw that many cards "
+        "instead': written like 'gain_to_draw' it is Unimplemented, and reworded "
+        "'instead you draw that many cards' it becomes a life-loss replacement without "
+        "the draw; cast, either lets the opponent lose the life and nobody draws "
+        "(probes/loss_replacement.py)"
     ),
 }
 #: `GainControl` lasting "for as long as you control X" is played as X's own
@@ -107,6 +95,12 @@ CAPABILITIES: frozenset[C] = frozenset(
         C.PLAYER_DAMAGE,
         C.MULTI_TARGET,
         C.CAST_AURAS,
+        # Infect damage (702.90b) is the lifelink spell with the keyword;
+        # players' poison counters are read from the engine (`observing`).
+        C.INFECT,
+        # "Each opponent discards a card" (701.9a) against opening hands of
+        # keepsakes (`position`); discards are the engine's `Discarded` events.
+        C.DISCARD,
     }
 )
 
@@ -116,7 +110,7 @@ class PhaseRsEngine:
 
     name = "phase-rs"
     capabilities: frozenset[C] = CAPABILITIES
-    missing: dict[C, str] = MISSING | UNPLAYED
+    missing: dict[C, str] = MISSING
     #: phase.rs plays today's rules only (a phased-out token stays and phases
     #: back in, R2017-tokens), not the older editions (conformance.editions).
     editions: frozenset[str] = frozenset({"current"})

@@ -35,6 +35,7 @@ class PhaseRsGame:
         self.driver = Driver(position.database, position.game, setup.active)
         self.reader = Reader(position.ids, setup.players)
         self.drawn = [0] * setup.players
+        self.discarded = [0] * setup.players
         self._play: dict[type, Callable[[Any], str | None]] = {
             a.PassTurn: self._pass_turn,
             a.PhaseOut: self._phase_out,
@@ -82,7 +83,7 @@ class PhaseRsGame:
         return Observation(
             turn=game.turn,
             active=self.driver.active,
-            players=self.reader.players_view(game, self.drawn),
+            players=self.reader.players_view(game, self.drawn, self.discarded),
             permanents=self._with_blocks(self.reader.permanents(game, self._attacking())),
             events=self.reader.events(raw, gone),
             refused=refused,
@@ -129,10 +130,17 @@ class PhaseRsGame:
             return f"player {player} is not in the game"
         return None
 
-    def _count_draws(self, start: int) -> None:
+    def _count_cards(self, start: int) -> None:
+        """The cards drawn and discarded (the engine's `CardDrawn` and
+        `Discarded` events) since `start`, while spells were cast and
+        resolved: not draw steps' draws nor cleanup's discards to hand size
+        (514.1), which the suite's players don't count (the reference
+        engine's hands have no maximum size)."""
         for e in self.driver.events[start:]:
             if e["type"] == "CardDrawn":
                 self.drawn[e["data"]["player_id"]] += 1
+            elif e["type"] == "Discarded":
+                self.discarded[e["data"]["player_id"]] += 1
 
     # Actions.
 
@@ -153,7 +161,7 @@ class PhaseRsGame:
         refused = self.driver.cast(caster, spec, [o for o in oids if o is not None])
         if refused is None:
             self.driver.settle()
-            self._count_draws(start)
+            self._count_cards(start)
         return refused
 
     def _phase_out(self, action: a.PhaseOut) -> str | None:
@@ -185,7 +193,7 @@ class PhaseRsGame:
         if response is not None:
             raise RuntimeError(f"phase.rs refused the response to Destroy: {response}")
         self.driver.settle()
-        self._count_draws(start)
+        self._count_cards(start)
         return None
 
     def _gain_control(self, action: a.GainControl) -> str | None:

@@ -114,11 +114,25 @@ class Reader:
             return int(ref["data"])
         return self.name_of(ref["data"])
 
-    def players_view(self, game: Any, drawn: list[int]) -> tuple[PlayerView, ...]:
+    def players_view(
+        self, game: Any, drawn: list[int], discarded: list[int]
+    ) -> tuple[PlayerView, ...]:
+        """Each seat's life and poison counters from the engine's player
+        state; the cards drawn and discarded as counted from its events
+        (`PhaseRsGame._count_cards`)."""
         views = []
         for seat in range(self.players):
             player = game.player(seat)
-            views.append(PlayerView(seat, not player["is_eliminated"], player["life"], drawn[seat]))
+            views.append(
+                PlayerView(
+                    seat,
+                    not player["is_eliminated"],
+                    player["life"],
+                    drawn[seat],
+                    poison=player["poison_counters"],
+                    cards_discarded=discarded[seat],
+                )
+            )
         return tuple(views)
 
     def events(self, raw: Iterable[dict[str, Any]], gone: set[int]) -> tuple[Event, ...]:

@@ -92,17 +92,31 @@ PLAYER_AURAS = tuple(
 )
 
 
-def _drain(n: int, unpreventable: bool) -> CardSpec:
+def _drain(n: int, unpreventable: bool, infect: bool) -> CardSpec:
     """R2017-protection, R2017-unpreventable: a lifelink spell (702.15b:
-    its damage gains its controller that much life)."""
-    name = f"PC Drain {n}" + (" Fierce" if unpreventable else "")
-    text = f"Lifelink\n{name} deals {n} damage to each opponent."
+    its damage gains its controller that much life); with infect, its
+    damage to a player gives poison counters instead (702.90b)."""
+    name = f"PC Drain {n}" + (" Fierce" if unpreventable else "") + (" Venom" if infect else "")
+    keywords = ("Infect", "Lifelink") if infect else ("Lifelink",)
+    text = "\n".join((*keywords, f"{name} deals {n} damage to each opponent."))
     if unpreventable:
         text += " This damage can't be prevented."
-    return _instant(name, text, ("Lifelink",))
+    return _instant(name, text, keywords)
 
 
-DAMAGE_OPPONENTS = {(n, u): _drain(n, u) for n in AMOUNTS for u in (False, True)}
+DAMAGE_OPPONENTS = {
+    (n, u, i): _drain(n, u, i) for n in AMOUNTS for u in (False, True) for i in (False, True)
+}
+
+#: R2017-nothing-else: "each opponent discards a card" (701.9a), untargeted.
+DISCARD = _instant("PC Mind Rot", "Each opponent discards a card.")
+#: The cards of each player's opening hand (`conformance.setup.OPENING_HAND`,
+#: 103.5), what "each opponent discards a card" finds there: a card of no
+#: use, which no player can cast ({9}) and the driver never moves (it is
+#: not in `driving.SUPPLY`).
+KEEPSAKE = CardSpec(
+    name="PC Keepsake", text="", types=("Creature",), power=1, toughness=1, mana="{9}"
+)
 
 PLAYER_SPELLS: tuple[CardSpec, ...] = (
     TEFERIS_PROTECTION,
@@ -116,4 +130,5 @@ PLAYER_SPELLS: tuple[CardSpec, ...] = (
     *GIVE_LIFE.values(),
     *TAP_AND_DAMAGE.values(),
     *PLAYER_AURAS,
+    DISCARD,
 )

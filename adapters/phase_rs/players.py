@@ -57,6 +57,7 @@ class PlayerActions:
             a.GiveLife: self._give_life,
             a.TapAndDamage: self._tap_and_damage,
             a.EnchantPlayer: self._enchant_player,
+            a.OpponentsDiscard: lambda x: self._cast(x.caster, pc.DISCARD),
         }
 
     def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
@@ -85,7 +86,7 @@ class PlayerActions:
         return self._cast(action.caster, spec, [{"Object": oid}])
 
     def _damage_opponents(self, action: a.DamageOpponents) -> str | None:
-        spec = pc.DAMAGE_OPPONENTS.get((action.amount, action.unpreventable))
+        spec = pc.DAMAGE_OPPONENTS.get((action.amount, action.unpreventable, action.infect))
         if spec is None:
             return f"phase-rs adapter has no card dealing {action.amount} damage"
         return self._cast(action.caster, spec)
@@ -141,7 +142,7 @@ class PlayerActions:
             if response is not None:
                 raise RuntimeError(f"phase.rs refused the response to TapAndDamage: {response}")
         driver.settle()
-        self.game._count_draws(start)
+        self.game._count_cards(start)
         return None
 
     def _enchant_player(self, action: a.EnchantPlayer) -> str | None:
@@ -180,7 +181,7 @@ class PlayerActions:
         refused = self._put_on_stack(caster, spec, groups, alternative_cost)
         if refused is None:
             self.game.driver.settle()
-            self.game._count_draws(start)
+            self.game._count_cards(start)
         return refused
 
     def _put_on_stack(
