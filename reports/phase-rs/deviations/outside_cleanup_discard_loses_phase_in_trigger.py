@@ -1,11 +1,11 @@
 """D17, outside the suite's observations — 603.2, 702.26a: "whenever this
 phases in" triggers when its permanent phases in, whatever happened in the
-turn before. In phase.rs, when
-the active player discards to hand size in the cleanup step (514.1), the
-next untap step still phases the permanent in but its "whenever this phases
-in" ability never triggers. Outside what the suite observes (its scenarios
-hold no hand-size discards: the adapter keeps hands at 7 so its phase-in
-triggers stay judgeable); found while adding opening hands for discard.
+turn before. In phase.rs, when the active player discards to hand size in
+the cleanup step (514.1), the next untap step still phases the permanent in
+but its "whenever this phases in" ability never triggers. Outside what the
+suite observes (its scenarios hold no hand-size discards: the adapter keeps
+hands at 7 so its phase-in triggers stay judgeable); found while adding
+opening hands for discard.
 
 Standalone: needs only phase-python and minimal_game.py beside it.
 Exit 0 = the deviation is still there,
