@@ -33,9 +33,10 @@ from hypothesis import seed as with_seed
 
 from adapters.mutants import MUTANTS, mutant_engine
 from adapters.protocol import Inexpressible
+from adapters.reference import reference_of
 from conformance.atomic import write_files_atomically
 from conformance.checking import _hypothesis_test, hold, profile
-from conformance.properties import REGISTRY
+from conformance.properties import in_edition
 from conformance.properties.registry import Property, Violation
 from conformance.running import DEFAULT_TIMEOUT, EngineError, play
 from conformance.scenario import Scenario
@@ -77,10 +78,11 @@ class Detection:
 
 
 def examples_to_failure(
-    prop: Property, engine: Any, using: settings, seed: int | None = None
+    prop: Property, engine: Any, using: settings, reference: Any, seed: int | None = None
 ) -> int | None:
     """Examples `engine` plays under `using` (seeded with `seed`, if given)
-    up to and including the first that fails `prop`; None if none fails.
+    up to and including the first that fails `prop`, judged against
+    `reference` (the oracle of the edition certified); None if none fails.
     The same test run_property builds, so ci's examples are the same."""
     played = 0
     first: int | None = None
@@ -89,7 +91,7 @@ def examples_to_failure(
         nonlocal played, first
         played += 1
         try:
-            hold(prop, engine, play(engine, scenario, DEFAULT_TIMEOUT))
+            hold(prop, engine, play(engine, scenario, DEFAULT_TIMEOUT), reference)
         except (Violation, EngineError):
             if first is None:
                 first = played
@@ -106,16 +108,20 @@ def examples_to_failure(
 
 
 def measure(mutant: str, prop: str, seeds: int = DEFAULT_SEEDS) -> Detection:
-    """The detection of `prop` on `mutant`: ci derandomized, then `seeds` random runs."""
+    """The detection of `prop` on `mutant`: ci derandomized, then `seeds`
+    random runs. A mutant of an older edition is judged under that edition,
+    against its oracle, as the meta-tests judge it."""
     engine = mutant_engine(mutant)
+    edition = MUTANTS[mutant].edition
+    judged, oracle = in_edition(edition)[prop], reference_of(edition)
     ci = profile("ci")
     random = settings(ci, derandomize=False, database=None, max_examples=SEED_BUDGET)
     return Detection(
         mutant,
         prop,
         MUTANTS[mutant].breaks,
-        examples_to_failure(REGISTRY[prop], engine, ci),
-        tuple(examples_to_failure(REGISTRY[prop], engine, random, s) for s in range(seeds)),
+        examples_to_failure(judged, engine, ci, oracle),
+        tuple(examples_to_failure(judged, engine, random, oracle, s) for s in range(seeds)),
     )
 
 

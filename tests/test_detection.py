@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.detection import CI_BUDGET, SEED_BUDGET, Detection, markdown
+from conformance.detection import CI_BUDGET, SEED_BUDGET, Detection, markdown, measure
 
 
 def test_the_command_counts_a_mutants_examples_and_writes_both_files(tmp_path: Path) -> None:
@@ -27,6 +27,14 @@ def test_the_command_counts_a_mutants_examples_and_writes_both_files(tmp_path: P
         "| attachments-stay-behind | `attachments_phase_out_with_their_host` |" in out.read_text()
     )
     assert "**1 of 1 found in budget.**" in out.read_text()
+
+
+def test_an_older_editions_mutant_is_measured_under_its_edition() -> None:
+    """Its property is in its edition's registry only, and its oracle is
+    that edition's reference (as in tests/test_mutants.py)."""
+    found = measure("mirage-limited-effects-last", "limited_effects_end_as_it_phases_out", seeds=1)
+    assert found.rule == "502.15g"
+    assert found.ci is not None and found.ci <= CI_BUDGET
 
 
 def test_a_mutant_found_late_or_never_is_not_in_budget() -> None:
