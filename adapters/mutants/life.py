@@ -100,21 +100,30 @@ class LockedDrawsNotReplaced(Rules):
                 self.state.drawn[player] += 1
 
 
+class ReplacedBeforeTheLock(Rules):
+    """Applies `replacing` (one of the life replacements) before the life
+    lock is checked, the others as the reference does."""
+
+    replacing_first: Ability
+
+    def change_life(
+        self, player: int, delta: int, replacement: Ability, replaced: frozenset[Ability]
+    ) -> None:
+        sources = [] if replacement in replaced else self.replacing(player, replacement)
+        if replacement != self.replacing_first or not sources:
+            super().change_life(player, delta, replacement, replaced)
+        else:
+            self.draw(sources[0].controller, abs(delta), replaced | {replacement})
+
+
 @mutant(
     "locked-gains-replaced",
     "R2017-life-replacement",
     "a life-gain replacement applies before the life lock is checked: the opponent draws",
     kills=("life_gain_replacements_cannot_apply",),
 )
-class LockedGainsReplaced(Rules):
-    def gain_life(
-        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
-    ) -> None:
-        sources = [] if "gain_to_draw" in replaced else self.replacing(player, "gain_to_draw")
-        if amount > 0 and sources:
-            self.draw(sources[0].controller, amount, replaced | {"gain_to_draw"})
-        elif amount > 0 and self.life_can_change(player):
-            self.state.life[player] += amount
+class LockedGainsReplaced(ReplacedBeforeTheLock):
+    replacing_first = "gain_to_draw"
 
 
 @mutant(
@@ -123,15 +132,8 @@ class LockedGainsReplaced(Rules):
     "a life-loss replacement applies before the life lock is checked: the opponent draws",
     kills=("life_loss_replacements_cannot_apply",),
 )
-class LockedLossesReplaced(Rules):
-    def lose_life(
-        self, player: int, amount: int, replaced: frozenset[Ability] = frozenset()
-    ) -> None:
-        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
-        if amount > 0 and sources:
-            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
-        elif amount > 0 and self.life_can_change(player):
-            self.state.life[player] -= amount
+class LockedLossesReplaced(ReplacedBeforeTheLock):
+    replacing_first = "lose_to_draw"
 
 
 @mutant(

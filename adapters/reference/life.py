@@ -26,13 +26,8 @@ class LifeRules:
         gaining life is impossible, so nothing replaces it and nothing
         happens; otherwise 616.1f: "if an opponent would gain life, you draw
         that many cards instead" applies once to the event."""
-        if amount <= 0 or not self.life_can_change(player):
-            return
-        sources = [] if "gain_to_draw" in replaced else self.replacing(player, "gain_to_draw")
-        if sources:
-            self.draw(sources[0].controller, amount, replaced | {"gain_to_draw"})
-            return
-        self.state.life[player] += amount
+        if amount > 0:
+            self.change_life(player, amount, "gain_to_draw", replaced)
 
     def draw(self, player: int, count: int, replaced: frozenset[Ability] = frozenset()) -> None:
         """R2017-replaced-by-life: "if an opponent would draw a card, that
@@ -59,13 +54,22 @@ class LifeRules:
         total can't change; R2017-life-replacement: so nothing replaces it
         then; otherwise 616.1f: "if an opponent would lose life, you draw
         that many cards instead" applies once to the event."""
-        if amount <= 0 or not self.life_can_change(player):
+        if amount > 0:
+            self.change_life(player, -amount, "lose_to_draw", replaced)
+
+    def change_life(
+        self, player: int, delta: int, replacement: Ability, replaced: frozenset[Ability]
+    ) -> None:
+        """Gaining or losing life, `delta` (nonzero): R2017-life-no-effect
+        first, then `replacement`'s "you draw that many cards instead"
+        (616.1f: once per event, so not if it already `replaced` it)."""
+        if not self.life_can_change(player):
             return
-        sources = [] if "lose_to_draw" in replaced else self.replacing(player, "lose_to_draw")
+        sources = [] if replacement in replaced else self.replacing(player, replacement)
         if sources:
-            self.draw(sources[0].controller, amount, replaced | {"lose_to_draw"})
-            return
-        self.state.life[player] -= amount
+            self.draw(sources[0].controller, abs(delta), replaced | {replacement})
+        else:
+            self.state.life[player] += delta
 
     def damage_player(
         self, player: int, amount: int, preventable: bool = True, infect: bool = False

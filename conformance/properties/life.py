@@ -15,7 +15,6 @@ from typing import Any
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.effects import focus
 from conformance.properties.players import (
     draws,
     free_through,
@@ -23,6 +22,7 @@ from conformance.properties.players import (
     life_change,
     locked_through,
     played,
+    protected_scenarios,
     replaced_around,
     shown_resolving,
     tried,
@@ -41,15 +41,11 @@ _DRAWING = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
 def scenarios_of(plan: plans.Plan, *kinds: type, extra: tuple[C, ...] = ()) -> ScenarioFactory:
     """Scenarios of `plan` followed by up to two more actions of `kinds` (or
     turns passing), from small positions of phased-in permanents."""
-    return lambda caps: plans.planned_scenarios(
-        focus(caps, *_SPELLS, C.LIFE_COSTS, *extra),
+    return protected_scenarios(
         plan,
-        kinds=(a.PassTurn, *kinds),
-        max_actions=2,
-        max_permanents=2,
+        *kinds,
+        focused=(*_SPELLS, C.LIFE_COSTS, *extra),
         permanent_kinds=("creature", "artifact"),
-        phased_out=False,
-        effects=False,
     )
 
 

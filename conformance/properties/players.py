@@ -2,21 +2,46 @@
 who has protection from everything and a life total that can't change at
 each observation (R2017-protection, R2017-life-no-effect; "until your next
 turn", 611.2a, 800.4m, R2017-skip-untap), whether the engine showed the card
-resolve, and the replacement abilities of life and draws in play."""
+resolve, and the replacement abilities of life and draws in play; and the
+scenarios its properties draw (`protected_scenarios`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from conformance import actions as a
+from conformance.capabilities import Capability
 from conformance.observation import Observation
-from conformance.properties.effects import passed_over
+from conformance.properties.effects import focus, passed_over
 from conformance.properties.history import abilities, in_game, was_in_went_out
+from conformance.properties.registry import ScenarioFactory
 from conformance.running import Step, Trace
 from conformance.setup import Ability
+from conformance.strategies import plans
 
 T = TypeVar("T")
+
+
+def protected_scenarios(
+    plan: plans.Plan, *kinds: type, focused: tuple[Capability, ...], **settings: Any
+) -> ScenarioFactory:
+    """Scenarios of `plan` (Teferi's Protection and what it is about),
+    followed by up to `max_actions` (2) more actions of `kinds` or turns
+    passing, from positions of at most two phased-in permanents and no
+    effects: the rulings are about players, so the board stays out of the
+    way. `focused`: the capabilities the engine's draws are narrowed to;
+    `settings` override `plans.planned_scenarios`'s."""
+    options: dict[str, Any] = {
+        "max_actions": 2,
+        "max_permanents": 2,
+        "phased_out": False,
+        "effects": False,
+        **settings,
+    }
+    return lambda caps: plans.planned_scenarios(
+        focus(caps, *focused), plan, kinds=(a.PassTurn, *kinds), **options
+    )
 
 
 def protected(trace: Trace) -> tuple[frozenset[int], ...]:

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hypothesis import strategies as st
-
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.effects import focus
 from conformance.properties.history import view
 from conformance.properties.players import (
     free_through,
@@ -21,14 +18,13 @@ from conformance.properties.players import (
     life_change,
     played,
     protected,
+    protected_scenarios,
     replaced_around,
     shown_resolving,
 )
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.scenario import Scenario
-from conformance.strategies import plans, players
-from conformance.strategies._draw import Caps
+from conformance.strategies import players
 
 _PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
 _DAMAGE = (*_PROTECTION, C.PLAYER_DAMAGE)
@@ -64,18 +60,11 @@ def _prevented(trace: Trace) -> bool:
     )
 
 
-def _lifelink_at_the_protected(caps: Caps) -> st.SearchStrategy[Scenario]:
-    """Lifelink damage to each opponent of a player who cast Teferi's
-    Protection (R2017-protection, R2017-unpreventable)."""
-    return plans.planned_scenarios(
-        focus(caps, *_DAMAGE),
-        players.damage_protected,
-        kinds=(a.PassTurn, a.DamageOpponents),
-        max_actions=2,
-        max_permanents=2,
-        phased_out=False,
-        effects=False,
-    )
+#: Lifelink damage to each opponent of a player who cast Teferi's
+#: Protection (R2017-protection, R2017-unpreventable).
+_lifelink_at_the_protected = protected_scenarios(
+    players.damage_protected, a.DamageOpponents, focused=_DAMAGE
+)
 
 
 @rule_property(
@@ -183,16 +172,19 @@ def _refused_targeting(trace: Trace) -> bool:
 @rule_property(
     "R2017-protection",
     needs=(*_PROTECTION, C.TARGETING),
-    scenarios=lambda caps: plans.planned_scenarios(
-        focus(
-            caps, *_DAMAGE, C.TARGETING, C.LIFE_SPELLS, C.MULTI_TARGET, C.CAST_AURAS, C.PLAYER_AURAS
-        ),
+    scenarios=protected_scenarios(
         players.target_protected,
-        kinds=(a.PassTurn, a.DealDamage, a.ExchangeLife, a.EnchantPlayer),
-        max_actions=2,
-        max_permanents=2,
-        phased_out=False,
-        effects=False,
+        a.DealDamage,
+        a.ExchangeLife,
+        a.EnchantPlayer,
+        focused=(
+            *_DAMAGE,
+            C.TARGETING,
+            C.LIFE_SPELLS,
+            C.MULTI_TARGET,
+            C.CAST_AURAS,
+            C.PLAYER_AURAS,
+        ),
     ),
     exercised=_refused_targeting,
 )
@@ -238,15 +230,10 @@ def _aura_fell_off(trace: Trace) -> bool:
     "R2017-protection",
     "704.5m",
     needs=(*_PROTECTION, C.AURAS, C.PLAYER_AURAS),
-    scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_PROTECTION, C.AURAS, C.PLAYER_AURAS),
+    scenarios=protected_scenarios(
         players.aura_on_protected,
-        kinds=(a.PassTurn,),
-        max_actions=2,
-        max_permanents=2,
+        focused=(*_PROTECTION, C.AURAS, C.PLAYER_AURAS),
         permanent_kinds=("creature", "aura"),
-        phased_out=False,
-        effects=False,
     ),
     exercised=_aura_fell_off,
 )
@@ -288,15 +275,8 @@ def _attack_went_on(trace: Trace) -> bool:
 @rule_property(
     "R2017-nothing-else",
     needs=(*_PROTECTION, C.COMBAT),
-    scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_DAMAGE, C.COMBAT),
-        players.attack_protected,
-        kinds=(a.PassTurn,),
-        max_actions=1,
-        max_permanents=2,
-        phased_out=False,
-        ready=True,
-        effects=False,
+    scenarios=protected_scenarios(
+        players.attack_protected, focused=(*_DAMAGE, C.COMBAT), max_actions=1, ready=True
     ),
     exercised=_attack_went_on,
     reads=("life",),

@@ -7,26 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hypothesis import strategies as st
-
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
-from conformance.properties.effects import focus
 from conformance.properties.players import (
     free_through,
     life,
     life_change,
     played,
     protected,
+    protected_scenarios,
     shown_resolving,
 )
 from conformance.properties.protection import blasts, opponents
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.scenario import Scenario
-from conformance.strategies import plans, players
-from conformance.strategies._draw import Caps
+from conformance.strategies import players
 
 _PROTECTION = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
 _INFECT = (*_PROTECTION, C.PLAYER_DAMAGE, C.INFECT)
@@ -64,24 +60,11 @@ def _poisoned_through_the_lock(trace: Trace) -> bool:
     )
 
 
-def _infect_at_the_protected(caps: Caps) -> st.SearchStrategy[Scenario]:
-    """Lifelink infect damage to each opponent of a player who cast
-    Teferi's Protection (R2017-unpreventable)."""
-    return plans.planned_scenarios(
-        focus(caps, *_INFECT),
-        players.infect_protected,
-        kinds=(a.PassTurn, a.DamageOpponents),
-        max_actions=2,
-        max_permanents=2,
-        phased_out=False,
-        effects=False,
-    )
-
-
 @rule_property(
     "R2017-unpreventable",
     needs=_INFECT,
-    scenarios=_infect_at_the_protected,
+    # Lifelink infect damage to each opponent of a player who cast it.
+    scenarios=protected_scenarios(players.infect_protected, a.DamageOpponents, focused=_INFECT),
     exercised=_poisoned_through_the_lock,
     reads=("life",),
 )
@@ -145,15 +128,7 @@ def _discarded_through_protection(trace: Trace) -> bool:
 @rule_property(
     "R2017-nothing-else",
     needs=_DISCARD,
-    scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_DISCARD),
-        players.discard_protected,
-        kinds=(a.PassTurn, a.OpponentsDiscard),
-        max_actions=2,
-        max_permanents=2,
-        phased_out=False,
-        effects=False,
-    ),
+    scenarios=protected_scenarios(players.discard_protected, a.OpponentsDiscard, focused=_DISCARD),
     exercised=_discarded_through_protection,
 )
 def protected_players_still_discard(trace: Trace) -> None:

@@ -161,8 +161,9 @@ def cast(game: Any, seat: int, name: str, target: int) -> None:
 
 
 def next_main_phase(game: Any) -> list[dict[str, Any]]:
-    """Everyone passes and nobody attacks until the next turn's main phase;
-    returns the engine's events on the way."""
+    """Everyone passes and nobody attacks until the next turn's main phase,
+    and a player over their maximum hand size discards their first cards
+    (514.1); returns the engine's events on the way."""
     turn, events = game.turn, []
     while not (
         game.turn != turn
@@ -171,9 +172,12 @@ def next_main_phase(game: Any) -> list[dict[str, Any]]:
         and not game.stack()
     ):
         waiting = game.waiting_for()
-        seat = (waiting.get("data") or {}).get("player", game.priority_player())
+        data = waiting.get("data") or {}
+        seat = data.get("player", game.priority_player())
         if waiting["type"] == "DeclareAttackers":
             move = {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}}
+        elif waiting["type"] == "DiscardToHandSize":
+            move = {"type": "SelectCards", "data": {"cards": data["cards"][: data["count"]]}}
         else:
             move = {"type": "PassPriority"}
         events += game.apply(seat, move).events

@@ -14,7 +14,7 @@ Exit 0 = the deviation is still there,
 
 import sys
 
-from minimal_game import DIRECT, card, place, start, status
+from minimal_game import DIRECT, card, next_main_phase, place, start, status
 
 TRIGGER_LIFE = 3
 
@@ -36,24 +36,8 @@ def life_after_phasing_in(hand: int) -> tuple[int, str, int]:
         state["objects"][str(oid)]["zone"] = "Hand"
     p1["hand"], p1["library"] = p1["library"][:hand], p1["library"][hand:]
     game = engine.load_game(exported)
-    discarded, turn = 0, game.turn
-    while not (
-        game.turn != turn
-        and game.phase == "PreCombatMain"
-        and game.waiting_for()["type"] == "Priority"
-        and not game.stack()
-    ):
-        waiting = game.waiting_for()
-        data = waiting.get("data") or {}
-        seat = data.get("player", game.priority_player())
-        if waiting["type"] == "DeclareAttackers":
-            move = {"type": "DeclareAttackers", "data": {"attacks": [], "bands": []}}
-        elif waiting["type"] == "DiscardToHandSize":
-            move = {"type": "SelectCards", "data": {"cards": data["cards"][: data["count"]]}}
-            discarded += data["count"]
-        else:
-            move = {"type": "PassPriority"}
-        game.apply(seat, move)
+    events = next_main_phase(game)
+    discarded = sum(e["type"] == "Discarded" for e in events)
     return discarded, status(game, bear), game.player(0)["life"]
 
 
