@@ -16,7 +16,7 @@ from adapters.phase_rs import PhaseRsEngine, cards
 from adapters.phase_rs import player_cards as pc
 from adapters.protocol import Inexpressible
 from conformance import actions as a
-from conformance.setup import OPENING_HAND, Ability, Permanent, Setup
+from conformance.setup import Ability, Permanent, Setup
 
 
 def test_a_protected_player_cant_be_targeted_and_the_game_stays() -> None:
@@ -94,12 +94,12 @@ def test_gain_life_cost_with_several_opponents_is_set_aside() -> None:
 
 
 def test_each_opponent_discards_a_keepsake_from_their_opening_hand() -> None:
-    """701.9a, R2017-nothing-else: each player starts with `OPENING_HAND`
-    keepsakes; the engine's own discard moves one of each opponent's to
-    their graveyard, protection from everything or not."""
+    """701.9a, R2017-nothing-else: the engine's hands start empty, so an
+    opponent whose hand holds nothing there (but `OPENING_HAND` cards in
+    the suite's vocabulary) gets a keepsake, and the engine's own discard
+    moves it to their graveyard, protection from everything or not."""
     game = PhaseRsEngine().start(Setup(players=3))
-    engine = game.driver.game
-    assert [len(engine.hand(s)) for s in range(3)] == [OPENING_HAND] * 3
+    assert [len(game.driver.game.hand(s)) for s in range(3)] == [0] * 3
     game.perform(a.TeferisProtection(2))
     seen = game.perform(a.OpponentsDiscard(0))
     assert [v.cards_discarded for v in seen.players] == [0, 1, 1]
@@ -107,3 +107,16 @@ def test_each_opponent_discards_a_keepsake_from_their_opening_hand() -> None:
     for seat in (1, 2):
         names = [engine.object(i)["name"] for i in engine.player(seat)["graveyard"]]
         assert names.count(pc.KEEPSAKE.name) == 1
+
+
+def test_a_drawn_card_is_discarded_before_a_keepsake_is_given() -> None:
+    """701.9a: a hand that holds a drawn card discards it; no keepsake is
+    added (the suite's hand holds `OPENING_HAND` + 1 cards then)."""
+    game = PhaseRsEngine().start(Setup())
+    game.perform(a.PassTurn())
+    assert len(game.driver.game.hand(1)) == 1
+    seen = game.perform(a.OpponentsDiscard(0))
+    assert seen.players[1].cards_discarded == 1
+    engine = game.driver.game
+    names = [engine.object(i)["name"] for i in engine.player(1)["graveyard"]]
+    assert pc.KEEPSAKE.name not in names and len(names) == 1

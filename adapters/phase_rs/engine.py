@@ -98,8 +98,8 @@ CAPABILITIES: frozenset[C] = frozenset(
         # Infect damage (702.90b) is the lifelink spell with the keyword;
         # players' poison counters are read from the engine (`observing`).
         C.INFECT,
-        # "Each opponent discards a card" (701.9a) against opening hands of
-        # keepsakes (`position`); discards are the engine's `Discarded` events.
+        # "Each opponent discards a card" (701.9a), a keepsake if a hand is
+        # empty (`players`); discards are the engine's `Discarded` events.
         C.DISCARD,
     }
 )

@@ -110,10 +110,11 @@ DAMAGE_OPPONENTS = {
 
 #: R2017-nothing-else: "each opponent discards a card" (701.9a), untargeted.
 DISCARD = _instant("PC Mind Rot", "Each opponent discards a card.")
-#: The cards of each player's opening hand (`conformance.setup.OPENING_HAND`,
-#: 103.5), what "each opponent discards a card" finds there: a card of no
-#: use, which no player can cast ({9}) and the driver never moves (it is
-#: not in `driving.SUPPLY`).
+#: What "each opponent discards a card" finds in a hand that is empty only
+#: in the engine (`players`; the suite's players begin with
+#: `conformance.setup.OPENING_HAND` cards, 103.5): a card of no use, which
+#: no player can cast ({9}) and the driver never moves (it is not in
+#: `driving.SUPPLY`).
 KEEPSAKE = CardSpec(
     name="PC Keepsake", text="", types=("Creature",), power=1, toughness=1, mana="{9}"
 )

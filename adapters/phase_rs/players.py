@@ -15,6 +15,7 @@ from adapters.phase_rs import player_cards as pc
 from adapters.phase_rs.cards import FILLER, CardSpec
 from adapters.protocol import Inexpressible
 from conformance import actions as a
+from conformance.setup import OPENING_HAND
 
 
 @lru_cache(maxsize=256)
@@ -57,7 +58,7 @@ class PlayerActions:
             a.GiveLife: self._give_life,
             a.TapAndDamage: self._tap_and_damage,
             a.EnchantPlayer: self._enchant_player,
-            a.OpponentsDiscard: lambda x: self._cast(x.caster, pc.DISCARD),
+            a.OpponentsDiscard: self._opponents_discard,
         }
 
     def _cast_amount(self, caster: int, specs: dict[int, CardSpec], amount: int) -> str | None:
@@ -90,6 +91,25 @@ class PlayerActions:
         if spec is None:
             return f"phase-rs adapter has no card dealing {action.amount} damage"
         return self._cast(action.caster, spec)
+
+    def _opponents_discard(self, action: a.OpponentsDiscard) -> str | None:
+        """701.9a, R2017-nothing-else: "Each opponent discards a card." The
+        suite's players begin with `OPENING_HAND` cards in hand; the engine's
+        begin with none, and an opponent whose hand is empty only in the
+        engine gets a keepsake to discard first (a setup edit, at a quiet
+        moment). Opening hands of seven would go over the maximum hand size
+        at every draw step and need an edit before every cleanup
+        (`Driver.restock`)."""
+        game = self.game
+        refused = game._not_in_game(action.caster)
+        if refused is not None:
+            return refused
+        gone = game.reader.left_game(game.driver.game)
+        for seat in set(range(game.reader.players)) - gone - {action.caster}:
+            holds = OPENING_HAND + game.drawn[seat] - game.discarded[seat]
+            if holds > 0 and not game.driver.game.hand(seat):
+                self._to_hand(seat, pc.KEEPSAKE)
+        return self._cast(action.caster, pc.DISCARD)
 
     def _give_life(self, action: a.GiveLife) -> str | None:
         """R2017-gain-life-cost: the alternative cost "an opponent gains N

@@ -4,8 +4,8 @@ starting position written into the engine's exported state and loaded back.
 Only the starting position is written this way; everything the suite tests
 (phasing, untapping, spells, state-based actions) is then played by the
 engine. Each player's library holds filler on top (drawn in draw steps) and
-one copy of each spell below, which `Driver.ensure_in_hand` fetches; their
-hand holds `OPENING_HAND` keepsakes (`player_cards.KEEPSAKE`).
+one copy of each spell below, which `Driver.ensure_in_hand` fetches. Their
+hands start empty: a discard finds a keepsake there (`players`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Any
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_database, permanent_card
 from adapters.phase_rs.player_cards import KEEPSAKE, PLAYER_SPELLS
 from conformance.setup import (
-    OPENING_HAND,
     STARTING_LIFE,
     BoostEffect,
     ControlEffect,
@@ -78,7 +77,6 @@ def build(setup: Setup) -> Position:
         [cards[p.id].name for p in setup.permanents if p.owner == seat]
         + [s.name for s in SPELLS]
         + [FILLER.name] * FILLER_CARDS
-        + [KEEPSAKE.name] * OPENING_HAND
         for seat in range(setup.players)
     ]
     game = database.new_game(
@@ -107,9 +105,8 @@ def _keep_opening_hands(game: Any) -> None:
 
 
 def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]) -> dict[str, int]:
-    """Give each setup permanent an object of its card; fill every hand with
-    the keepsakes and stack each library: filler on top, then one copy of
-    each spell."""
+    """Give each setup permanent an object of its card, empty every hand and
+    stack each library: filler on top, then one copy of each spell."""
     objects = state["objects"]
     ids: dict[str, int] = {}
     for seat, player in enumerate(state["players"]):
@@ -121,12 +118,9 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
             if p.owner == seat:
                 ids[p.id] = by_name[cards[p.id].name].pop(0)
         library = by_name.pop(FILLER.name) + [by_name.pop(s.name).pop() for s in SPELLS]
-        hand = by_name.pop(KEEPSAKE.name)
         for oid in library:
             objects[str(oid)]["zone"] = "Library"
-        for oid in hand:
-            objects[str(oid)]["zone"] = "Hand"
-        player["hand"], player["library"], player["graveyard"] = hand, library, []
+        player["hand"], player["library"], player["graveyard"] = [], library, []
         player["life"] = STARTING_LIFE
     return {p.id: ids[p.id] for p in setup.permanents}
 

@@ -4,8 +4,8 @@ turn before. In phase.rs, when the active player discards to hand size in
 the cleanup step (514.1), the next untap step still phases the permanent in
 but its "whenever this phases in" ability never triggers. Outside what the
 suite observes (its scenarios hold no hand-size discards: the adapter keeps
-hands at 7 so its phase-in triggers stay judgeable); found while adding
-opening hands for discard.
+hands at 7 or fewer so its phase-in triggers stay judgeable); found while
+adding opening hands for discard.
 
 Standalone: needs only phase-python and minimal_game.py beside it.
 Exit 0 = the deviation is still there,
