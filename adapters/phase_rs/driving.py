@@ -3,7 +3,7 @@ prompts, casting spells, activating, attacking and conceding.
 
 The driver never edits the game, with two exceptions, both about the cards
 of a player's supply (filler and the invented spells, never part of the
-position under test): before a spell is cast, `ensure_in_hand` moves it into
+position under test): before a spell is cast, `ensure_in_hand` puts it in
 the caster's hand, and before an action, `restock` refills a library that
 could run out. A move the engine refuses is returned as a reason string,
 never raised.
@@ -24,6 +24,7 @@ priority, it replays them from there once the caster does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec
@@ -172,9 +173,11 @@ class Driver:
     # Spells and abilities.
 
     def ensure_in_hand(self, wanted: list[tuple[int, CardSpec]]) -> None:
-        """Put a copy of each wanted spell in its player's hand, taken from
-        their library or graveyard (a setup edit, with nothing of theirs on the
-        stack)."""
+        """Put a copy of each wanted card in its player's hand: one they cast
+        before, from their library or graveyard, or else a new object, the
+        engine's own for the card (one setup edit, with nothing of theirs on
+        the stack). Libraries hold no spells: each would make every state
+        export and load slower."""
         missing = [
             (seat, spec)
             for seat, spec in wanted
@@ -182,7 +185,8 @@ class Driver:
         ]
         if not missing:
             return
-        self._edit(lambda state: _move_to_hand(state, missing))
+        new = {spec: card_object(self.database, spec) for _, spec in missing}
+        self._edit(lambda state: _move_to_hand(state, missing, new))
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
         """Before an action that may draw `draws` cards for a player, give
@@ -413,20 +417,44 @@ class Driver:
         self.before_concessions, self.conceded = before, conceded
 
 
-def _move_to_hand(state: dict[str, Any], wanted: list[tuple[int, CardSpec]]) -> None:
-    """Move one copy of each wanted spell from its player's library or
-    graveyard to their hand, in an exported state."""
+@lru_cache(maxsize=256)
+def card_object(database: Any, spec: CardSpec) -> dict[str, Any]:
+    """The engine's object for the card `spec` of `database`, as a library
+    card: taken from a new game whose deck holds it."""
+    game = database.new_game([spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1)
+    objects = game.state()["state"]["objects"].values()
+    return next(o for o in objects if o["name"] == spec.name)
+
+
+def _move_to_hand(
+    state: dict[str, Any], wanted: list[tuple[int, CardSpec]], new: dict[CardSpec, dict[str, Any]]
+) -> None:
+    """Move one copy of each wanted card from its player's library or
+    graveyard to their hand, in an exported state; or give them a new one,
+    made from `new`'s object for it."""
+    objects = state["objects"]
     for seat, spec in wanted:
         player = state["players"][seat]
         for zone in ("library", "graveyard"):
-            found = [i for i in player[zone] if state["objects"][str(i)]["name"] == spec.name]
+            found = [i for i in player[zone] if objects[str(i)]["name"] == spec.name]
             if found:
                 player[zone].remove(found[0])
                 player["hand"].append(found[0])
-                state["objects"][str(found[0])]["zone"] = "Hand"
+                objects[str(found[0])]["zone"] = "Hand"
                 break
         else:
-            raise DriverError(f"player {seat} has no copy of {spec.name} left")
+            oid = state["next_object_id"]
+            state["next_object_id"] = oid + 1
+            objects[str(oid)] = {
+                **new[spec],
+                "id": oid,
+                "card_id": oid,
+                "owner": seat,
+                "controller": seat,
+                "base_controller": seat,
+                "zone": "Hand",
+            }
+            player["hand"].append(oid)
 
 
 def _restock(state: dict[str, Any], seats: list[int]) -> None:

@@ -8,24 +8,13 @@ R2017-unpreventable)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from adapters.phase_rs import player_cards as pc
-from adapters.phase_rs.cards import FILLER, CardSpec
+from adapters.phase_rs.cards import CardSpec
 from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.setup import OPENING_HAND
-
-
-@lru_cache(maxsize=256)
-def card_object(database: Any, spec: CardSpec) -> dict[str, Any]:
-    """The engine's object for the card `spec` of `database`, as a library
-    card: taken from a new game whose deck holds it."""
-    game = database.new_game([spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1)
-    objects = game.state()["state"]["objects"].values()
-    return next(o for o in objects if o["name"] == spec.name)
-
 
 if TYPE_CHECKING:
     from adapters.phase_rs.game import PhaseRsGame
@@ -105,10 +94,15 @@ class PlayerActions:
         if refused is not None:
             return refused
         gone = game.reader.left_game(game.driver.game)
-        for seat in set(range(game.reader.players)) - gone - {action.caster}:
-            holds = OPENING_HAND + game.drawn[seat] - game.discarded[seat]
-            if holds > 0 and not game.driver.game.hand(seat):
-                self._to_hand(seat, pc.KEEPSAKE)
+        emptied = [
+            seat
+            for seat in set(range(game.reader.players)) - gone - {action.caster}
+            if OPENING_HAND + game.drawn[seat] - game.discarded[seat] > 0
+            and not game.driver.game.hand(seat)
+        ]
+        game.driver.ensure_in_hand(
+            [(action.caster, pc.DISCARD), *((seat, pc.KEEPSAKE) for seat in emptied)]
+        )
         return self._cast(action.caster, pc.DISCARD)
 
     def _give_life(self, action: a.GiveLife) -> str | None:
@@ -218,7 +212,7 @@ class PlayerActions:
         refused = game._not_in_game(caster)
         if refused is not None:
             return refused
-        self._to_hand(caster, spec)
+        driver.ensure_in_hand([(caster, spec)])
         start = len(driver.events)
         driver.give_priority(caster)
         hand = {o["id"] for o in driver.game.hand(caster) if o["name"] == spec.name}
@@ -234,27 +228,6 @@ class PlayerActions:
             driver.game = driver.database.load_game(snapshot)
             del driver.events[start:]
         return refused
-
-    def _to_hand(self, seat: int, spec: CardSpec) -> None:
-        """A copy of `spec` in `seat`'s hand: one they cast before, from
-        their graveyard (`Driver.ensure_in_hand`), or a new one, the engine's
-        own object for the card (a setup edit, at a quiet moment)."""
-        driver = self.game.driver
-        if any(o["name"] == spec.name for o in driver.game.hand(seat)):
-            return
-        state = driver.game.state()
-        player = state["state"]["players"][seat]
-        objects = state["state"]["objects"]
-        owned = player["hand"] + player["library"] + player["graveyard"]
-        if not any(objects[str(i)]["name"] == spec.name for i in owned):
-            oid = state["state"]["next_object_id"]
-            state["state"]["next_object_id"] = oid + 1
-            card = {**card_object(driver.database, spec), "id": oid, "card_id": oid}
-            objects[str(oid)] = {**card, "owner": seat, "controller": seat, "zone": "Hand"}
-            objects[str(oid)]["base_controller"] = seat
-            player["hand"].append(oid)
-            driver.game = driver.database.load_game(state)
-        driver.ensure_in_hand([(seat, spec)])
 
     def _choose(
         self, seat: int, move: Any, groups: list[Group], alternative_cost: bool

@@ -3,9 +3,9 @@ starting position written into the engine's exported state and loaded back.
 
 Only the starting position is written this way; everything the suite tests
 (phasing, untapping, spells, state-based actions) is then played by the
-engine. Each player's library holds filler on top (drawn in draw steps) and
-one copy of each spell below, which `Driver.ensure_in_hand` fetches. Their
-hands start empty: a discard finds a keepsake there (`players`).
+engine. Each player's library holds only filler (drawn in draw steps) and
+their hand starts empty: `Driver.ensure_in_hand` gives a player the spell
+they cast, or the keepsake a discard finds (`players`), as it is needed.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from conformance.setup import (
     SkipUntap,
 )
 
-#: Filler cards on top of each library, enough for several draw steps.
-FILLER_CARDS = 5
+#: Filler cards in each library: more than one action draws on a board of
+#: `strategies` (at most one per permanent), for several draw steps.
+FILLER_CARDS = 10
 #: Counter kinds the engine spells differently from the suite.
 COUNTER_TO_ENGINE = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 COUNTER_FROM_ENGINE = {v: k for k, v in COUNTER_TO_ENGINE.items()}
@@ -67,15 +68,14 @@ def build(setup: Setup) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
     free of `setup_problems`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
-    # The player actions' cards are known to the engine but not in the
-    # libraries, which they would triple in size (every state export and
-    # load slower): `players` stocks a copy when an action needs it.
+    # The spells are known to the engine but not in the libraries, which
+    # they would triple in size (every state export and load slower): the
+    # driver stocks a copy when an action needs it.
     database = card_database(
         frozenset([*cards.values(), *SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
     )
     decks = [
         [cards[p.id].name for p in setup.permanents if p.owner == seat]
-        + [s.name for s in SPELLS]
         + [FILLER.name] * FILLER_CARDS
         for seat in range(setup.players)
     ]
@@ -106,7 +106,7 @@ def _keep_opening_hands(game: Any) -> None:
 
 def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]) -> dict[str, int]:
     """Give each setup permanent an object of its card, empty every hand and
-    stack each library: filler on top, then one copy of each spell."""
+    leave only filler in each library."""
     objects = state["objects"]
     ids: dict[str, int] = {}
     for seat, player in enumerate(state["players"]):
@@ -117,7 +117,7 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
         for p in setup.permanents:
             if p.owner == seat:
                 ids[p.id] = by_name[cards[p.id].name].pop(0)
-        library = by_name.pop(FILLER.name) + [by_name.pop(s.name).pop() for s in SPELLS]
+        library = by_name.pop(FILLER.name)
         for oid in library:
             objects[str(oid)]["zone"] = "Library"
         player["hand"], player["library"], player["graveyard"] = [], library, []
