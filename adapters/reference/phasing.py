@@ -95,7 +95,8 @@ class PhasingRules:
                 card.phased_out = _status("direct", card.controller, until)
                 self.removed_from_combat(card)
                 events.append(Event("phased_out", card.id, "direct"))
-            self.phase_trigger(card, "phases_out")
+            if card.abilities:  # most permanents have none: no call
+                self.phase_trigger(card, "phases_out")
         # 702.26f, R2017-for-as-long-as: "for as long as" effects tracking
         # what phased out end now, before anything else (e.g. untapping).
         self.refresh()  # type: ignore[attr-defined]
@@ -126,7 +127,8 @@ class PhasingRules:
         603.10b-style "whenever this phases in" triggers."""
         card.phased_out = None
         self.state.events.append(Event("phased_in", card.id))
-        self.phase_trigger(card, "phases_in")
+        if card.abilities:
+            self.phase_trigger(card, "phases_in")
         for attached in self.state.attachments_of(card.id):
             if attached.phased_out is not None and attached.phased_out.cause == "indirect":
                 self.phase_in_with_attachments(attached)
