@@ -24,7 +24,6 @@ priority, it replays them from there once the caster does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec
@@ -417,13 +416,19 @@ class Driver:
         self.before_concessions, self.conceded = before, conceded
 
 
-@lru_cache(maxsize=256)
+_objects: dict[CardSpec, dict[str, Any]] = {}
+
+
 def card_object(database: Any, spec: CardSpec) -> dict[str, Any]:
-    """The engine's object for the card `spec` of `database`, as a library
-    card: taken from a new game whose deck holds it."""
-    game = database.new_game([spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1)
-    objects = game.state()["state"]["objects"].values()
-    return next(o for o in objects if o["name"] == spec.name)
+    """The engine's object for the card `spec`, as a library card: taken
+    from a new game of `database` whose deck holds it. Kept per card, not per
+    database: it is made from the card's face alone (`cards.face`), the same
+    in every database that holds it."""
+    if spec not in _objects:
+        game = database.new_game([spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1)
+        objects = game.state()["state"]["objects"].values()
+        _objects[spec] = next(o for o in objects if o["name"] == spec.name)
+    return _objects[spec]
 
 
 def _move_to_hand(
