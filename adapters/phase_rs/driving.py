@@ -58,11 +58,28 @@ class Driver:
         #: conceded, while no other move followed (see the module docstring).
         self.before_concessions: dict[str, Any] | None = None
         self.conceded: list[int] = []
+        #: The state last exported or loaded, while no move followed.
+        self._exported: dict[str, Any] | None = None
 
     # Low-level moves.
 
+    def snapshot(self) -> dict[str, Any]:
+        """The game's exported state, to read or to `load` back: the one
+        last exported or loaded if no move followed, else a new export (which
+        costs about as much as a load). Not to be changed: `_edit` changes an
+        export of its own."""
+        if self._exported is None:
+            self._exported = self.game.state()
+        return self._exported
+
+    def load(self, exported: dict[str, Any]) -> None:
+        """Resume the game from `exported` (a `snapshot`, or an edited one)."""
+        self.game = self.database.load_game(exported)
+        self._exported = exported
+
     def apply(self, seat: int, move: Any) -> list[dict[str, Any]]:
         self.before_concessions, self.conceded = None, []
+        self._exported = None
         events = list(self.game.apply(seat, move).events)
         self.events += events
         for e in events:
@@ -148,7 +165,7 @@ class Driver:
         Their events were already reported; passing priority at a quiet
         moment, before anyone left, performs nothing (704.3)."""
         before, conceded, start = self.before_concessions, self.conceded, len(self.events)
-        self.game = self.database.load_game(before)
+        self.load(before)
         self.before_concessions, self.conceded = None, []
         self.give_priority(seat)
         for player in conceded:
@@ -216,7 +233,7 @@ class Driver:
         change(exported["state"])
         if self.before_concessions is not None:
             change(self.before_concessions["state"])
-        self.game = self.database.load_game(exported)
+        self.load(exported)
 
     def cast(self, seat: int, spec: CardSpec, targets: list[int]) -> str | None:
         """Cast `spec` from `seat`'s hand with `targets` (object ids) and
@@ -235,11 +252,11 @@ class Driver:
         engine doesn't offer, or one it didn't choose when it picked the only
         legal target itself, refuses the move and restores the game as it
         was."""
-        snapshot = self.game.state() if targets else None
+        snapshot = self.snapshot() if targets else None
         start = len(self.events)
         refusal = self._choose_targets(seat, move, targets)
         if refusal is not None and snapshot is not None:
-            self.game = self.database.load_game(snapshot)
+            self.load(snapshot)
             del self.events[start:]
         return refusal
 
@@ -300,12 +317,12 @@ class Driver:
         )
         if move is None:
             return f"player {seat} can't cast {spec.name} now"
-        snapshot, start = self.game.state(), len(self.events)
+        snapshot, start = self.snapshot(), len(self.events)
         self.apply(seat, move)
         waiting = self.waiting()
         legal = waiting["data"]["selection"]["current_legal_targets"]
         if waiting["type"] != "TargetSelection" or {"Player": player} not in legal:
-            self.game = self.database.load_game(snapshot)
+            self.load(snapshot)
             del self.events[start:]
             return f"player {player} is not a legal target"
         self.apply(seat, {"type": "ChooseTarget", "data": {"target": {"Player": player}}})
@@ -340,11 +357,11 @@ class Driver:
     def declare_attackers(self, seat: int, attackers: list[int], defender: int) -> str | None:
         """Move to the declare attackers step and declare; if the engine
         refuses, the game is restored to the main phase it was in."""
-        snapshot = self.game.state()
+        snapshot = self.snapshot()
         events = len(self.events)
         refusal = self._try_attack(seat, attackers, defender)
         if refusal is not None:
-            self.game = self.database.load_game(snapshot)
+            self.load(snapshot)
             del self.events[events:]
             return refusal
         self.attacked = True
@@ -377,11 +394,11 @@ class Driver:
         """Move on to the declare blockers step and declare `blocks`
         (blocker, attacker); if the engine refuses, the game is restored to
         where it was (the declare attackers step)."""
-        snapshot = self.game.state()
+        snapshot = self.snapshot()
         events = len(self.events)
         refusal = self._try_block(seat, blocks)
         if refusal is not None:
-            self.game = self.database.load_game(snapshot)
+            self.load(snapshot)
             del self.events[events:]
         return refusal
 

@@ -92,7 +92,7 @@ class PhaseRsGame:
     def _attacking(self) -> set[int]:
         if not self.driver.attacked:
             return set()
-        combat = self.driver.game.state()["state"].get("combat") or {}
+        combat = self.driver.snapshot()["state"].get("combat") or {}
         return {entry["object_id"] for entry in combat.get("attackers", [])}
 
     def _with_blocks(self, views: tuple[PermanentView, ...]) -> tuple[PermanentView, ...]:
@@ -100,7 +100,7 @@ class PhaseRsGame:
         from the engine's combat state."""
         if not self.driver.attacked:
             return views
-        combat = self.driver.game.state()["state"].get("combat") or {}
+        combat = self.driver.snapshot()["state"].get("combat") or {}
         blocking = {
             self.reader.name_of(int(b)): self.reader.name_of(attackers[0])
             for b, attackers in (combat.get("blocker_to_attacker") or {}).items()

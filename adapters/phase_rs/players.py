@@ -222,10 +222,10 @@ class PlayerActions:
         )
         if move is None:
             return f"player {caster} can't cast {spec.name} now"
-        snapshot = driver.game.state()
+        snapshot = driver.snapshot()
         refused = self._choose(caster, move, groups, alternative_cost)
         if refused is not None:
-            driver.game = driver.database.load_game(snapshot)
+            driver.load(snapshot)
             del driver.events[start:]
         return refused
 
