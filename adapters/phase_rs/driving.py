@@ -24,6 +24,7 @@ priority, it replays them from there once the caster does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec
@@ -38,6 +39,16 @@ MAX_HAND_SIZE = 7
 #: The cards of a player's supply (see `Driver.restock`): drawn, cast,
 #: discarded, and never part of the position under test.
 SUPPLY = frozenset([FILLER.name, *(s.name for s in SPELLS)])
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A game to restore after a refused move (`Driver._restore`)."""
+
+    exported: dict[str, Any]
+    before_concessions: dict[str, Any] | None
+    conceded: list[int]
+    events: int
 
 
 class DriverError(RuntimeError):
@@ -237,7 +248,10 @@ class Driver:
 
     def cast(self, seat: int, spec: CardSpec, targets: list[int]) -> str | None:
         """Cast `spec` from `seat`'s hand with `targets` (object ids) and
-        leave it on the stack (see `_play_targeted`)."""
+        leave it on the stack (see `_play_targeted`). The game to restore is
+        the one before priority passed to `seat`: right after
+        `ensure_in_hand`, the state just loaded, with no export."""
+        saved = self._save() if targets else None
         self.give_priority(seat)
         hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
         move = next(
@@ -245,20 +259,31 @@ class Driver:
         )
         if move is None:
             return f"player {seat} can't cast {spec.name} now"
-        return self._play_targeted(seat, move, targets)
+        return self._play_targeted(seat, move, targets, saved)
 
-    def _play_targeted(self, seat: int, move: Any, targets: list[int]) -> str | None:
+    def _play_targeted(
+        self, seat: int, move: Any, targets: list[int], saved: Saved | None = None
+    ) -> str | None:
         """Make `move` (a spell or an ability) with `targets`. A target the
         engine doesn't offer, or one it didn't choose when it picked the only
         legal target itself, refuses the move and restores the game as it
-        was."""
-        snapshot = self.snapshot() if targets else None
-        start = len(self.events)
+        was (`saved`, or now)."""
+        if targets and saved is None:
+            saved = self._save()
         refusal = self._choose_targets(seat, move, targets)
-        if refusal is not None and snapshot is not None:
-            self.load(snapshot)
-            del self.events[start:]
+        if refusal is not None and saved is not None:
+            self._restore(saved)
         return refusal
+
+    def _save(self) -> Saved:
+        return Saved(self.snapshot(), self.before_concessions, self.conceded, len(self.events))
+
+    def _restore(self, saved: Saved) -> None:
+        """The game as it was when `saved`, concessions to replay included;
+        the events since are dropped."""
+        self.load(saved.exported)
+        self.before_concessions, self.conceded = saved.before_concessions, saved.conceded
+        del self.events[saved.events :]
 
     def _choose_targets(self, seat: int, move: Any, targets: list[int]) -> str | None:
         start = len(self.events)

@@ -179,7 +179,13 @@ class PhaseRsGame:
         target = self._oid(action.target)
         if refused is not None or target is None:
             return refused or f"{action.target} doesn't exist"
-        self.driver.ensure_in_hand([(action.caster, cards.DESTROY)])
+        # The response's copy comes in the same setup edit, for the target's
+        # controller now, if they are in the game.
+        wanted = [(action.caster, cards.DESTROY)]
+        obj = lookup(self.driver.game, target)
+        if obj is not None and obj["controller"] not in self.reader.left_game(self.driver.game):
+            wanted.append((obj["controller"], cards.PHASE_OUT))
+        self.driver.ensure_in_hand(wanted)
         start = len(self.driver.events)
         refused = self.driver.cast(action.caster, cards.DESTROY, [target])
         if refused is not None:
