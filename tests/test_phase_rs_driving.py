@@ -72,6 +72,16 @@ SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
         ),
         [False, False, True],
     ),
+    # The Aura on the leaver goes to the graveyard (704.5m) as the responder
+    # receives priority: there is nothing to respond on, and the spell does
+    # nothing (608.2b).
+    "destroy with a response, the target put away as the responder gets priority": (
+        Scenario(
+            Setup(players=3, permanents=(Permanent("u", attached_to=1, **AURA),)),
+            (a.Concede(1), a.Destroy(2, "u", phased_out_in_response=True)),
+        ),
+        [False, False],
+    ),
 }
 
 

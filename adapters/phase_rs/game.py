@@ -194,10 +194,17 @@ class PhaseRsGame:
         # game (800.4a); only they are asked for a copy of the response.
         obj = lookup(self.driver.game, target)
         responder = obj["controller"] if obj is not None else action.caster
-        self.driver.ensure_in_hand([(responder, cards.PHASE_OUT)])
-        response = self.driver.cast(responder, cards.PHASE_OUT, [target])
-        if response is not None:
-            raise RuntimeError(f"phase.rs refused the response to Destroy: {response}")
+        # 117.5, 704.3: state-based actions come first as they get priority;
+        # if one took the target away (an Aura left unattached, 704.5m), there
+        # is nothing to respond on and the spell does nothing (608.2b).
+        self.driver.give_priority(responder)
+        obj = lookup(self.driver.game, target)
+        status = (obj or {}).get("phase_status") or {"status": "PhasedIn"}
+        if obj is not None and obj["zone"] == "Battlefield" and status["status"] == "PhasedIn":
+            self.driver.ensure_in_hand([(responder, cards.PHASE_OUT)])
+            response = self.driver.cast(responder, cards.PHASE_OUT, [target])
+            if response is not None:
+                raise RuntimeError(f"phase.rs refused the response to Destroy: {response}")
         self.driver.settle()
         self._count_cards(start)
         return None
