@@ -16,7 +16,7 @@ from typing import Any
 
 from adapters.phase_rs import cards
 from adapters.phase_rs.driving import Driver
-from adapters.phase_rs.observing import Reader, lookup
+from adapters.phase_rs.observing import Reader, lookup, phased_in_on_battlefield
 from adapters.phase_rs.players import PlayerActions
 from adapters.phase_rs.position import build
 from adapters.protocol import Inexpressible
@@ -198,9 +198,7 @@ class PhaseRsGame:
         # if one took the target away (an Aura left unattached, 704.5m), there
         # is nothing to respond on and the spell does nothing (608.2b).
         self.driver.give_priority(responder)
-        obj = lookup(self.driver.game, target)
-        status = (obj or {}).get("phase_status") or {"status": "PhasedIn"}
-        if obj is not None and obj["zone"] == "Battlefield" and status["status"] == "PhasedIn":
+        if phased_in_on_battlefield(lookup(self.driver.game, target)):
             self.driver.ensure_in_hand([(responder, cards.PHASE_OUT)])
             response = self.driver.cast(responder, cards.PHASE_OUT, [target])
             if response is not None:
@@ -230,13 +228,7 @@ class PhaseRsGame:
         if refused is not None or anchor is None or target is None:
             return refused or f"{action.duration.of} or {action.target} doesn't exist"
         x = lookup(self.driver.game, anchor)
-        status = (x or {}).get("phase_status") or {"status": "PhasedIn"}
-        if (
-            x is None
-            or x["zone"] != "Battlefield"
-            or x["controller"] != action.player
-            or status["status"] != "PhasedIn"
-        ):
+        if x is None or not phased_in_on_battlefield(x) or x["controller"] != action.player:
             raise Inexpressible(
                 f"phase.rs expresses 'for as long as you control {action.duration.of}' only "
                 f"as an ability of {action.duration.of}, which player {action.player} "

@@ -28,6 +28,14 @@ def lookup(game: Any, oid: int) -> dict[str, Any] | None:
         return None
 
 
+def phased_in_on_battlefield(obj: dict[str, Any] | None) -> bool:
+    """`obj` is a phased-in permanent: on the battlefield, its `phase_status`
+    absent or PhasedIn (702.26a)."""
+    if obj is None or obj["zone"] != "Battlefield":
+        return False
+    return (obj.get("phase_status") or {"status": "PhasedIn"})["status"] == "PhasedIn"
+
+
 def _chosen_color(obj: dict[str, Any]) -> str | None:
     """The color chosen as it entered (R2017-choices), in the suite's
     lower case."""
