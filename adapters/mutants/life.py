@@ -101,8 +101,8 @@ class LockedDrawsNotReplaced(Rules):
 
 
 class ReplacedBeforeTheLock(Rules):
-    """Applies `replacing` (one of the life replacements) before the life
-    lock is checked, the others as the reference does."""
+    """Applies `replacing_first` (one of the life replacements) before the
+    life lock is checked, the other as the reference does."""
 
     replacing_first: Ability
 
