@@ -16,8 +16,9 @@ One pytest-benchmark group per board size, so engines print side by side:
   the observation the adapter builds afterwards.
 
 Every round starts from a fresh game (pytest-benchmark `pedantic` with a
-setup function), and the result is checked once, so a fast engine is also a
-correct one.
+setup function) and runs with the garbage collector off, as `timeit` runs
+code (`conformance.bench.rounds`); the result is checked once, so a fast
+engine is also a correct one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from benchmarks import handwritten
 from benchmarks.harness import ENGINES, HANDWRITTEN, SIZES, Timings, engine_or_skip
 from conformance.actions import PassTurn
 from conformance.bench.boards import UNTAPPING, board, untap_problems
+from conformance.bench.rounds import timed_on_fresh_games
 from conformance.observation import Observation
 
 #: Timed rounds per board size: enough for a stable minimum on a shared
@@ -100,10 +102,10 @@ def test_floor_on_reference_cards(benchmark: Any, timings: Timings, size: int) -
     _label(benchmark, size, "floor", "flip one field per card of a fresh reference game")
     setup = board(size)
 
-    def fresh() -> tuple[tuple[list[Any]], dict[str, Any]]:
-        return (list(ReferenceEngine().start(setup).state.cards.values()),), {}
+    def fresh() -> tuple[list[Any]]:
+        return (list(ReferenceEngine().start(setup).state.cards.values()),)
 
-    benchmark.pedantic(_flip_tapped, setup=fresh, rounds=ROUNDS[size], warmup_rounds=1)
+    timed_on_fresh_games(benchmark, _flip_tapped, fresh, ROUNDS[size])
     _ratio_to_floor(benchmark, timings, ("floor on reference cards", size))
 
 
@@ -114,12 +116,10 @@ def test_handwritten_untap_step(benchmark: Any, timings: Timings, size: int) -> 
     _label(benchmark, size, *HANDWRITTEN)
     setup = board(size)
 
-    def fresh() -> tuple[tuple[list[handwritten.BarePermanent], int], dict[str, Any]]:
-        return (handwritten.bare_board(setup), UNTAPPING), {}
+    def fresh() -> tuple[list[handwritten.BarePermanent], int]:
+        return handwritten.bare_board(setup), UNTAPPING
 
-    events = benchmark.pedantic(
-        handwritten.untap_step, setup=fresh, rounds=ROUNDS[size], warmup_rounds=1
-    )
+    events = timed_on_fresh_games(benchmark, handwritten.untap_step, fresh, ROUNDS[size])
     reference = _untap_step(ReferenceEngine().start(setup))
     assert Counter(events) == Counter(reference.state.events)
     bare = handwritten.bare_board(setup)
@@ -133,10 +133,10 @@ def test_reference_untap_step(benchmark: Any, timings: Timings, size: int) -> No
     _label(benchmark, size, "reference", "untap step")
     setup = board(size)
 
-    def fresh() -> tuple[tuple[ReferenceGame], dict[str, Any]]:
-        return (ReferenceEngine().start(setup),), {}
+    def fresh() -> tuple[ReferenceGame]:
+        return (ReferenceEngine().start(setup),)
 
-    game = benchmark.pedantic(_untap_step, setup=fresh, rounds=ROUNDS[size], warmup_rounds=1)
+    game = timed_on_fresh_games(benchmark, _untap_step, fresh, ROUNDS[size])
     assert untap_problems(game.observe().permanents, size) == []
     _ratio_to_floor(benchmark, timings, ("reference untap step", size))
 
@@ -150,10 +150,10 @@ def test_pass_turn(
     engine = engine_or_skip(engines, name, setup.capabilities(), size)
     _label(benchmark, size, name, "pass turn")
 
-    def fresh() -> tuple[tuple[Any], dict[str, Any]]:
-        return (engine.start(setup),), {}
+    def fresh() -> tuple[Any]:
+        return (engine.start(setup),)
 
     rounds = min(ROUNDS[size], PASS_TURN_ROUNDS)
-    observation = benchmark.pedantic(_pass_turn, setup=fresh, rounds=rounds, warmup_rounds=1)
+    observation = timed_on_fresh_games(benchmark, _pass_turn, fresh, rounds)
     assert untap_problems(observation.permanents, size) == []
     _ratio_to_floor(benchmark, timings, (f"{name} pass turn", size))

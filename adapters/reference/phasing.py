@@ -44,14 +44,18 @@ class PhasingRules:
         going_out: list[Card] = []
         coming_in: list[Card] = []
         # One pass over the battlefield: this is the hot path of the untap step
-        # (the zone test is `Card.on_battlefield`, inlined).
+        # (the zone test is `Card.on_battlefield`, inlined; the rule hooks are
+        # looked up once, not per card).
+        phases_out, phases_in = self.phases_out_in_untap, self.phases_in_in_untap
         for card in self.state.cards.values():
             if card.zone != "battlefield":
                 continue
             if card.phased_out is None:
-                if self.phases_out_in_untap(card, player):
+                # 702.26a: only permanents with phasing phase out; the rest
+                # need no call.
+                if card.phasing and phases_out(card, player):
                     going_out.append(card)
-            elif self.phases_in_in_untap(card, player):
+            elif phases_in(card, player):
                 coming_in.append(card)
         self.state.released.clear()
         with self.state.attachment_index():
@@ -85,16 +89,19 @@ class PhasingRules:
         out indirectly (702.26h)."""
         with self.state.attachment_index():
             group = self.state.with_attachments([c for c in roots if c.phased_in])
-        events = self.state.events
+        # The hot path of a big phasing event: hooks and methods looked up
+        # once, not per card.
+        report = self.state.events.append
+        removed_from_combat = self.removed_from_combat
         for card in group.values():
             if card.attached_to in group:
                 card.phased_out = _status("indirect", card.controller, None)
-                self.removed_from_combat(card)
-                events.append(Event("phased_out", card.id, "indirect"))
+                removed_from_combat(card)
+                report(Event("phased_out", card.id, "indirect"))
             else:
                 card.phased_out = _status("direct", card.controller, until)
-                self.removed_from_combat(card)
-                events.append(Event("phased_out", card.id, "direct"))
+                removed_from_combat(card)
+                report(Event("phased_out", card.id, "direct"))
             if card.abilities:  # most permanents have none: no call
                 self.phase_trigger(card, "phases_out")
         # 702.26f, R2017-for-as-long-as: "for as long as" effects tracking
@@ -114,9 +121,10 @@ class PhasingRules:
         (702.26g, R2017-attached); then directly phased-out attachments find
         their host again or phase in unattached (702.26i)."""
         roots = [c for c in roots if c.zone == "battlefield" and c.phased_out is not None]
+        phase_in_with_attachments = self.phase_in_with_attachments  # looked up once
         with self.state.attachment_index():
             for card in roots:
-                self.phase_in_with_attachments(card)
+                phase_in_with_attachments(card)
         for card in roots:
             # 702.26i is about attachments: nothing to find for the rest.
             if card.attached_to is not None:
@@ -125,11 +133,14 @@ class PhasingRules:
     def phase_in_with_attachments(self, card: Card) -> None:
         """702.26g: what phased out indirectly with `card` phases in with it;
         603.10b-style "whenever this phases in" triggers."""
+        state = self.state
         card.phased_out = None
-        self.state.events.append(Event("phased_in", card.id))
+        state.events.append(Event("phased_in", card.id))
         if card.abilities:
             self.phase_trigger(card, "phases_in")
-        for attached in self.state.attachments_of(card.id):
+        if state.attached is not None and card.id not in state.attached:
+            return  # the index says nothing is attached to it: no call
+        for attached in state.attachments_of(card.id):
             if attached.phased_out is not None and attached.phased_out.cause == "indirect":
                 self.phase_in_with_attachments(attached)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -120,8 +120,10 @@ class GameState:
     protected: set[int] = field(default_factory=set)
     locked: set[int] = field(default_factory=set)
     triggers: list[tuple[str, Ability, int]] = field(default_factory=list)
-    #: Cards by what they are attached to, while `attachment_index` is open.
-    _attached: dict[str | int, list[Card]] | None = field(
+    #: Cards by what they are attached to, while `attachment_index` is open:
+    #: a host missing from it has nothing attached, which the phasing hot
+    #: path checks with one lookup instead of a call to `attachments_of`.
+    attached: dict[str | int, list[Card]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
@@ -136,10 +138,10 @@ class GameState:
         return [c for c in self.cards.values() if c.phased_in]
 
     def attachments_of(self, host: str) -> list[Card]:
-        if self._attached is None:
+        if self.attached is None:
             candidates: Iterable[Card] = self.cards.values()
-        elif host in self._attached:
-            candidates = self._attached[host]
+        elif host in self.attached:
+            candidates = self.attached[host]
         else:
             return []
         return [c for c in candidates if c.on_battlefield and c.attached_to == host]
@@ -147,17 +149,17 @@ class GameState:
     def with_attachments(self, roots: list[Card]) -> dict[str, Card]:
         """`roots` and, over and over, the phased-in cards attached to them,
         by id (702.26g: what phases out with its host). With the index open,
-        a card nothing is attached to costs one lookup, not a call: most
-        cards of a big phasing event are such."""
-        group: dict[str, Card] = {}
-        pending = list(roots)
-        while pending:
-            card = pending.pop()
-            if card.id in group:
-                continue
-            group[card.id] = card
-            if self._attached is None or card.id in self._attached:
-                pending += [a for a in self.attachments_of(card.id) if a.phased_in]
+        only the cards it lists as hosts are looked into: on a big board,
+        most cards of a phasing event have nothing attached."""
+        attached = self.attached
+        group = {card.id: card for card in roots}
+        hosts = [c for c in roots if attached is None or c.id in attached]
+        while hosts:
+            for card in self.attachments_of(hosts.pop().id):
+                if card.phased_in and card.id not in group:
+                    group[card.id] = card
+                    if attached is None or card.id in attached:
+                        hosts.append(card)
         return group
 
     @contextmanager
@@ -168,18 +170,18 @@ class GameState:
         phasing never does (702.26g, 702.26i): each lookup still checks its
         candidates, so a card that leaves or becomes unattached meanwhile is
         left out, but one that became attached to a new host would be missed."""
-        if self._attached is not None:
+        if self.attached is not None:
             yield
             return
-        index: dict[str | int, list[Card]] = defaultdict(list)
-        for card in self.cards.values():
-            if card.attached_to is not None:
-                index[card.attached_to].append(card)
-        self._attached = index
+        index: dict[str | int, list[Card]] = {}
+        # Filter first: on a big board most cards are attached to nothing.
+        for card in [c for c in self.cards.values() if c.attached_to is not None]:
+            index.setdefault(card.attached_to, []).append(card)  # type: ignore[arg-type]
+        self.attached = index
         try:
             yield
         finally:
-            self._attached = None
+            self.attached = None
 
     @property
     def game_over(self) -> bool:

@@ -8,7 +8,8 @@ One test per board size, smallest first. Each starts one game and passes
 one turn, untimed apart from a stopwatch, to check the board after its
 untap step (502.1, 702.26a, 702.26g, 502.3: a fast engine must also be a
 correct one) and to choose the rounds; then pytest-benchmark times
-`perform(PassTurn())` on a fresh game per round.
+`perform(PassTurn())` on a fresh game per round, with the collector off
+(`conformance.bench.rounds`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from conformance.actions import PassTurn
 from conformance.bench.boards import board, untap_problems
 from conformance.bench.measuring import BenchSession
+from conformance.bench.rounds import timed_on_fresh_games
 from conformance.escaping import cut
 from conformance.observation import Observation
 
@@ -65,9 +67,7 @@ def test_pass_turn(benchmark: Any, bench_session: BenchSession, bench_size: int)
         start=start,
     )
     if not benchmark.disabled:
-
-        def fresh() -> tuple[tuple[Any], dict[str, Any]]:
-            return (engine.start(setup),), {}
-
-        benchmark.pedantic(_pass_turn, setup=fresh, rounds=session.rounds(start + turn))
+        timed_on_fresh_games(
+            benchmark, _pass_turn, lambda: (engine.start(setup),), session.rounds(start + turn)
+        )
     session.record(size, benchmark.stats.stats if benchmark.stats else None, start, turn)
