@@ -263,23 +263,22 @@ def test_a_chosen_color_comes_from_an_as_it_enters_choice(kind: str) -> None:
     }
 
 
-def test_a_spells_engine_object_is_the_same_in_every_database() -> None:
-    """`driving.card_object` keeps one object per card for every database:
+def test_a_cards_engine_object_is_the_same_in_every_database() -> None:
+    """`cards.card_object` keeps one object per card for every database:
     the engine builds it from the card's face alone."""
     from adapters.phase_rs import player_cards
-    from adapters.phase_rs.driving import card_object
 
-    spells = (*cards.SPELLS, *player_cards.PLAYER_SPELLS, player_cards.KEEPSAKE, cards.FILLER)
+    spells = {*cards.SPELLS, *player_cards.PLAYER_SPELLS, player_cards.KEEPSAKE, cards.FILLER}
     other = cards.permanent_card(Permanent("p1", phasing=1, power=3, toughness=3))
     for pool in (frozenset(spells), frozenset([*spells, other])):
         database = cards.card_database(pool)
-        for spec in (cards.PHASE_OUT, player_cards.DISCARD, player_cards.KEEPSAKE):
+        for spec in (cards.PHASE_OUT, player_cards.DISCARD, player_cards.KEEPSAKE, *pool - spells):
             game = database.new_game([spec.name] * 6, [spec.name] * 6, seed=1)
             made = next(
                 o for o in game.state()["state"]["objects"].values() if o["name"] == spec.name
             )
             ids = ("id", "card_id", "owner", "controller", "base_controller", "zone")
-            kept = card_object(database, spec)
+            kept = cards.card_object(spec)
             assert {k: v for k, v in made.items() if k not in ids} == {
                 k: v for k, v in kept.items() if k not in ids
             }, spec.name

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec
+from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_object
 
 PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
@@ -212,7 +212,7 @@ class Driver:
         ]
         if not missing:
             return
-        new = {spec: card_object(self.database, spec) for _, spec in missing}
+        new = {spec: card_object(spec) for _, spec in missing}
         self._edit(lambda state: _move_to_hand(state, missing, new))
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
@@ -456,21 +456,6 @@ class Driver:
         conceded = [*self.conceded, seat]
         self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})
         self.before_concessions, self.conceded = before, conceded
-
-
-_objects: dict[CardSpec, dict[str, Any]] = {}
-
-
-def card_object(database: Any, spec: CardSpec) -> dict[str, Any]:
-    """The engine's object for the card `spec`, as a library card: taken
-    from a new game of `database` whose deck holds it. Kept per card, not per
-    database: it is made from the card's face alone (`cards.face`), the same
-    in every database that holds it."""
-    if spec not in _objects:
-        game = database.new_game([spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1)
-        objects = game.state()["state"]["objects"].values()
-        _objects[spec] = next(o for o in objects if o["name"] == spec.name)
-    return _objects[spec]
 
 
 def _move_to_hand(

@@ -1,5 +1,6 @@
-"""Building a `Setup` in phase.rs: a new game with invented decks, then the
-starting position written into the engine's exported state and loaded back.
+"""Building a `Setup` in phase.rs: a new game whose decks hold only filler,
+then the starting position written into the engine's exported state (each
+permanent an engine object of its invented card) and loaded back.
 
 Only the starting position is written this way; everything the suite tests
 (phasing, untapping, spells, state-based actions) is then played by the
@@ -10,11 +11,20 @@ they cast, or the keepsake a discard finds (`players`), as it is needed.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_database, permanent_card
+from adapters.phase_rs.cards import (
+    FILLER,
+    SPELLS,
+    CardSpec,
+    card_database,
+    card_object,
+    permanent_card,
+)
 from adapters.phase_rs.player_cards import KEEPSAKE, PLAYER_SPELLS
 from conformance.setup import (
     STARTING_LIFE,
@@ -74,21 +84,7 @@ def build(setup: Setup) -> Position:
     database = card_database(
         frozenset([*cards.values(), *SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
     )
-    decks = [
-        [cards[p.id].name for p in setup.permanents if p.owner == seat]
-        + [FILLER.name] * FILLER_CARDS
-        for seat in range(setup.players)
-    ]
-    game = database.new_game(
-        decks[0],
-        decks[1],
-        extra_players=decks[2:] or None,
-        seed=1,
-        format="FreeForAll" if setup.players > 2 else "Standard",
-        first_player=setup.active,
-    )
-    _keep_opening_hands(game)
-    exported = game.state()
+    exported = json.loads(_filler_game(setup.players, setup.active))
     state = exported["state"]
     ids = _place_cards(state, setup, cards)
     for p in setup.permanents:
@@ -98,6 +94,43 @@ def build(setup: Setup) -> Position:
     return Position(database, database.load_game(exported), ids)
 
 
+@lru_cache(maxsize=16)
+def _filler_game(players: int, first_player: int) -> str:
+    """A new game of `players` players, `first_player` first, whose decks
+    hold only filler, past the opening hands, with every hand empty and its
+    history forgotten, as exported JSON text. It is the same for every setup
+    of these players: made once, it saves each build a new game and an
+    export, about half of its time."""
+    decks = [[FILLER.name] * FILLER_CARDS] * players
+    game = card_database(frozenset([FILLER])).new_game(
+        decks[0],
+        decks[1],
+        extra_players=decks[2:] or None,
+        seed=1,
+        format="FreeForAll" if players > 2 else "Standard",
+        first_player=first_player,
+    )
+    _keep_opening_hands(game)
+    exported = game.state()
+    state = exported["state"]
+    for player in state["players"]:
+        library = sorted(player["hand"] + player["library"])
+        for oid in library:
+            state["objects"][str(oid)]["zone"] = "Library"
+        player["hand"], player["library"], player["graveyard"] = [], library, []
+        player["life"] = STARTING_LIFE
+    # The opening draws are not the history of the position written over
+    # them (not this turn's zone changes, nor the rules journal's); the
+    # deck lists only serve later games of a match. All of them made every
+    # state() and load_game() of the game slower (the journal was half).
+    state["zone_changes_this_turn"] = []
+    state["deck_pools"] = []
+    journal = state["resolved_rules_journal"]
+    journal["entries"], journal["nodes"] = [], []
+    journal["next_command_ordinal"] = journal["next_settlement_node_ordinal"] = 0
+    return json.dumps(exported)
+
+
 def _keep_opening_hands(game: Any) -> None:
     while (waiting := game.waiting_for())["type"] == "MulliganDecision":
         seat = waiting["data"]["pending"][0]["player"]
@@ -105,24 +138,18 @@ def _keep_opening_hands(game: Any) -> None:
 
 
 def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]) -> dict[str, int]:
-    """Give each setup permanent an object of its card, empty every hand and
-    leave only filler in each library."""
-    objects = state["objects"]
+    """Give each setup permanent a new object of its card, its owner's."""
     ids: dict[str, int] = {}
-    for seat, player in enumerate(state["players"]):
-        pool = sorted(player["hand"] + player["library"])
-        by_name: dict[str, list[int]] = {}
-        for oid in pool:
-            by_name.setdefault(objects[str(oid)]["name"], []).append(oid)
-        for p in setup.permanents:
-            if p.owner == seat:
-                ids[p.id] = by_name[cards[p.id].name].pop(0)
-        library = by_name.pop(FILLER.name)
-        for oid in library:
-            objects[str(oid)]["zone"] = "Library"
-        player["hand"], player["library"], player["graveyard"] = [], library, []
-        player["life"] = STARTING_LIFE
-    return {p.id: ids[p.id] for p in setup.permanents}
+    for p in setup.permanents:
+        oid = ids[p.id] = state["next_object_id"]
+        state["next_object_id"] = oid + 1
+        state["objects"][str(oid)] = {
+            **card_object(cards[p.id]),
+            "id": oid,
+            "card_id": oid,
+            "owner": p.owner,
+        }
+    return ids
 
 
 def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
@@ -219,8 +246,3 @@ def _write_turn(state: dict[str, Any], setup: Setup) -> None:
     state["turn_number"] = setup.turn
     state["phase"] = "PreCombatMain"
     state["waiting_for"] = {"type": "Priority", "data": {"player": setup.active}}
-    # The opening draws were not this turn's zone changes; the deck lists
-    # only serve later games of a match. Both make every state() and
-    # load_game() of this game slower (~40%).
-    state["zone_changes_this_turn"] = []
-    state["deck_pools"] = []
