@@ -258,6 +258,24 @@ def card_object(spec: CardSpec) -> dict[str, Any]:
     return json.loads(_object_text(spec))  # type: ignore[no-any-return]
 
 
+def new_object(state: dict[str, Any], spec: CardSpec, owner: int, zone: str) -> int:
+    """Add a new engine object of `spec` (`card_object`) to an exported
+    `state`, owned and controlled by `owner`, in `zone` (the caller lists it
+    there); return its id."""
+    oid = state["next_object_id"]
+    state["next_object_id"] = oid + 1
+    state["objects"][str(oid)] = {
+        **card_object(spec),
+        "id": oid,
+        "card_id": oid,
+        "owner": owner,
+        "controller": owner,
+        "base_controller": owner,
+        "zone": zone,
+    }
+    return oid
+
+
 @lru_cache(maxsize=4096)
 def _object_text(spec: CardSpec) -> str:
     game = _engine([spec, FILLER]).new_game(

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, card_object
+from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, new_object
 
 PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
@@ -212,8 +212,7 @@ class Driver:
         ]
         if not missing:
             return
-        new = {spec: card_object(spec) for _, spec in missing}
-        self._edit(lambda state: _move_to_hand(state, missing, new))
+        self._edit(lambda state: _move_to_hand(state, missing))
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
         """Before an action that may draw `draws` cards for a player, give
@@ -458,12 +457,10 @@ class Driver:
         self.before_concessions, self.conceded = before, conceded
 
 
-def _move_to_hand(
-    state: dict[str, Any], wanted: list[tuple[int, CardSpec]], new: dict[CardSpec, dict[str, Any]]
-) -> None:
+def _move_to_hand(state: dict[str, Any], wanted: list[tuple[int, CardSpec]]) -> None:
     """Move one copy of each wanted card from its player's library or
-    graveyard to their hand, in an exported state; or give them a new one,
-    made from `new`'s object for it."""
+    graveyard to their hand, in an exported state; or give them a new one
+    (`new_object`)."""
     objects = state["objects"]
     for seat, spec in wanted:
         player = state["players"][seat]
@@ -475,18 +472,7 @@ def _move_to_hand(
                 objects[str(found[0])]["zone"] = "Hand"
                 break
         else:
-            oid = state["next_object_id"]
-            state["next_object_id"] = oid + 1
-            objects[str(oid)] = {
-                **new[spec],
-                "id": oid,
-                "card_id": oid,
-                "owner": seat,
-                "controller": seat,
-                "base_controller": seat,
-                "zone": "Hand",
-            }
-            player["hand"].append(oid)
+            player["hand"].append(new_object(state, spec, seat, "Hand"))
 
 
 def _restock(state: dict[str, Any], seats: list[int]) -> None:

@@ -22,7 +22,7 @@ from adapters.phase_rs.cards import (
     SPELLS,
     CardSpec,
     card_database,
-    card_object,
+    new_object,
     permanent_card,
 )
 from adapters.phase_rs.player_cards import KEEPSAKE, PLAYER_SPELLS
@@ -138,18 +138,9 @@ def _keep_opening_hands(game: Any) -> None:
 
 
 def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]) -> dict[str, int]:
-    """Give each setup permanent a new object of its card, its owner's."""
-    ids: dict[str, int] = {}
-    for p in setup.permanents:
-        oid = ids[p.id] = state["next_object_id"]
-        state["next_object_id"] = oid + 1
-        state["objects"][str(oid)] = {
-            **card_object(cards[p.id]),
-            "id": oid,
-            "card_id": oid,
-            "owner": p.owner,
-        }
-    return ids
+    """Give each setup permanent a new object of its card, its owner's
+    (`_write_permanent` puts it on the battlefield)."""
+    return {p.id: new_object(state, cards[p.id], p.owner, "Battlefield") for p in setup.permanents}
 
 
 def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
