@@ -55,6 +55,20 @@ _DURATION = {
 }
 
 
+#: The cards every game's database holds: the spells and the cards players
+#: are given. The spells are known to the engine but not in the libraries,
+#: which they would triple in size (every state export and load slower): the
+#: driver stocks a copy when an action needs it. The setup permanents are
+#: not in it: each is an engine object of its card, made from the card's
+#: face (`cards.card_object`), and the engine plays an object from what it
+#: holds, looking a card up in the database only to refresh an object's
+#: printed face as a game loads, which it skips for a card it doesn't hold.
+#: One database for every game: phase.rs doesn't give back the memory of a
+#: dropped `Engine`, and one per set of permanent cards grew a long run's
+#: process past 1.9 GB.
+PLAYED_CARDS = frozenset([*SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
+
+
 @dataclass
 class Position:
     """A loaded game and the engine object id of each setup permanent."""
@@ -78,12 +92,7 @@ def build(setup: Setup) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
     free of `setup_problems`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
-    # The spells are known to the engine but not in the libraries, which
-    # they would triple in size (every state export and load slower): the
-    # driver stocks a copy when an action needs it.
-    database = card_database(
-        frozenset([*cards.values(), *SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
-    )
+    database = card_database(PLAYED_CARDS)
     exported = json.loads(_filler_game(setup.players, setup.active))
     state = exported["state"]
     ids = _place_cards(state, setup, cards)
