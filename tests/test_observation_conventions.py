@@ -28,7 +28,7 @@ from conformance.report.schema import load_schema
 from conformance.results import PropertyResult
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, Setup
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 
 Edit = Callable[["VariantGame", Observation, a.Action | None], Observation]
 
@@ -39,6 +39,8 @@ class VariantGame:
     def __init__(self, game: Any, edit: Edit) -> None:
         self.game, self.edit = game, edit
         self.draws: Counter[int] = Counter()
+        #: The controller each permanent was last shown with phased in.
+        self.controllers: dict[str, int | None] = {}
 
     def observe(self) -> Observation:
         return self.edit(self, self.game.observe(), None)
@@ -82,6 +84,64 @@ def no_zone_change_for_tokens_or_leaving(
 
 def no_events(game: VariantGame, obs: Observation, action: a.Action | None) -> Observation:
     return replace(obs, events=())
+
+
+def controller_kept_while_phased_out(
+    game: VariantGame, obs: Observation, action: a.Action | None
+) -> Observation:
+    """Shows a phased-out permanent with the controller it had as it phased
+    out, as phase.rs does: a control effect that ends while it is out
+    (702.26f) shows only as it phases in."""
+    for p in obs.permanents:
+        if p.phased_in or p.id not in game.controllers:
+            game.controllers[p.id] = p.controller
+    views = tuple(replace(p, controller=game.controllers[p.id]) for p in obs.permanents)
+    return replace(obs, permanents=views)
+
+
+#: Control effects that end while their permanent is phased out: found as
+#: false alarms against phase.rs (the ci and certify runs of the ninth and
+#: tenth sessions), which shows the change only as the permanent phases in.
+ENDING_WHILE_PHASED_OUT = {
+    "phasing_keeps_the_same_permanent": Scenario(
+        Setup(
+            permanents=(
+                Permanent("p1", 1, 0, ("creature",), power=0, toughness=1, phased_out=PhasedOut()),
+            ),
+            effects=(ControlEffect("p1", 0, Duration("end_of_turn")),),
+        ),
+        (a.PassTurn(), a.PassTurn()),
+    ),
+    "limited_effects_outlast_phasing": Scenario(
+        Setup(
+            players=3,
+            active=2,
+            permanents=(Permanent("p4", 0, 2, ("creature",), power=0, toughness=1),),
+            effects=(ControlEffect("p4", 2, Duration("your_next_turn")),),
+        ),
+        (
+            a.GainControl(1, "p4", Duration("end_of_turn")),
+            a.PhaseOut(1, ("p4",)),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDING_WHILE_PHASED_OUT))
+def test_the_controller_shown_while_phased_out_is_not_blamed_on_phasing(name: str) -> None:
+    """702.26d, 702.26f: whether an engine shows a phased-out permanent's
+    new controller as its control effect ends, or only as it phases in, no
+    certified rule says; phasing in is not blamed for the difference."""
+    scenario = ENDING_WHILE_PHASED_OUT[name]
+    kept = Variant("kept", controller_kept_while_phased_out)
+    reference, variant = play(ReferenceEngine(), scenario), play(kept, scenario)
+    # The two differ while the permanent is out, and agree once it is in.
+    assert [s.after for s in reference.steps[:-1]] != [s.after for s in variant.steps[:-1]]
+    assert reference.steps[-1].after == variant.steps[-1].after
+    REGISTRY[name].check(variant)
+    assert run_property(REGISTRY[name], kept, using=profile("ci")).status != "fail"
 
 
 @pytest.mark.parametrize("edit", [draws_in_draw_step, no_zone_change_for_tokens_or_leaving])

@@ -142,6 +142,19 @@ def control_changes(trace: Trace) -> set[tuple[int, str | None]]:
     return changes
 
 
+def control_unchanged(
+    changes: set[tuple[int, str | None]], pid: str, first: int, last: int
+) -> bool:
+    """No action from `first` to `last` may change who controls `pid` by
+    the rules (`changes`, from `control_changes`). Across a phased-out
+    span, this is what makes the controller an engine shows while the
+    permanent is phased out comparable: an effect that ends meanwhile
+    (702.26f) changes the controller by the rules, and an engine may show
+    the new one at once or only as it phases in, when it next applies
+    rules to it; no certified rule says which."""
+    return not any({(m, pid), (m, None)} & changes for m in range(first, last + 1))
+
+
 def limited_control(trace: Trace) -> set[tuple[int, str]]:
     """(k, permanent): a control effect with a limited duration (not
     "indefinitely") is in force on the permanent at observation k, by its

@@ -10,7 +10,12 @@ from collections.abc import Collection, Iterator
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.effects import control_changes, focus, limited_control
+from conformance.properties.effects import (
+    control_changes,
+    control_unchanged,
+    focus,
+    limited_control,
+)
 from conformance.properties.history import ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -41,6 +46,39 @@ def went_out(step: Step, b: PermanentView) -> bool:
 def came_in(step: Step, b: PermanentView) -> bool:
     c = view(step.after, b.id)
     return b.on_battlefield and b.phased_out and c is not None and c.phased_in
+
+
+def phased_out_since(trace: Trace) -> list[dict[str, int]]:
+    """For each observation k (0 the initial one): for each permanent the
+    engine then shows phased out on the battlefield, the action in which it
+    last phased out (0: phased out from the setup)."""
+    since = {p.id: 0 for p in trace.scenario.setup.permanents if p.phased_out is not None}
+    history = [dict(since)]
+    for k, step in enumerate(trace.steps, 1):
+        for c in step.after.permanents:
+            if not (c.on_battlefield and c.phased_out):
+                since.pop(c.id, None)
+            elif c.id not in since or _was_in(step, c.id):
+                since[c.id] = k
+        history.append(dict(since))
+    return history
+
+
+def control_steady(
+    changes: set[tuple[int, str | None]], since: list[dict[str, int]], k: int, b: PermanentView
+) -> bool:
+    """Whether the controller step k's `before` shows for `b` is comparable
+    with the one after it: no action could change it (`control_unchanged`)
+    in action k, nor, if `b` is phased out, since it phased out
+    (`since`, from `phased_out_since`), as `b` is then how the engine
+    showed it while out."""
+    first = max(since[k - 1].get(b.id, k), 1) if b.phased_out else k
+    return control_unchanged(changes, b.id, first, k)
+
+
+def _was_in(step: Step, pid: str) -> bool:
+    b = view(step.before, pid)
+    return b is not None and b.phased_in
 
 
 def _untapped_by_step(step: Step, c: PermanentView) -> bool:
@@ -131,6 +169,7 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
     `limited_effects_end_as_it_phases_out`'s (Mirage 502.15g)."""
     changes = control_changes(trace)
     limited = limited_control(trace)
+    since = phased_out_since(trace)
     for k, step in enumerate(trace.steps, 1):
         for b in step.before.permanents:
             c = view(step.after, b.id)
@@ -147,7 +186,7 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             # A control effect with a limited duration: today it goes on
             # (limited_effects_outlast_phasing), in the Mirage edition
             # phasing out ends it (502.15g).
-            stable = not {(k, b.id), (k, None)} & changes and (k - 1, b.id) not in limited
+            stable = control_steady(changes, since, k, b) and (k - 1, b.id) not in limited
             if stable and None not in (b.controller, c.controller):
                 expect(
                     c.controller == b.controller,

@@ -25,7 +25,12 @@ from conformance.properties.effects import (
     limited_control,
 )
 from conformance.properties.history import default_controllers, view
-from conformance.properties.identity import came_in, went_out
+from conformance.properties.identity import (
+    came_in,
+    control_steady,
+    phased_out_since,
+    went_out,
+)
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.scenario import Scenario
@@ -132,13 +137,14 @@ def limited_effects_outlast_phasing(trace: Trace) -> None:
     as it phased out. In the Mirage edition phasing out ends them (502.15g:
     `limited_effects_end_as_it_phases_out`)."""
     changes, limited = control_changes(trace), limited_control(trace)
+    since = phased_out_since(trace)
     for k, step in enumerate(trace.steps, 1):
         for b in step.before.permanents:
             c = view(step.after, b.id)
             if c is None or not c.on_battlefield or not {(k - 1, b.id), (k, b.id)} <= limited:
                 continue
             out, back = went_out(step, b), came_in(step, b)
-            stable = not {(k, b.id), (k, None)} & changes
+            stable = control_steady(changes, since, k, b)
             if (out or back) and stable and None not in (b.controller, c.controller):
                 expect(
                     c.controller == b.controller,
