@@ -97,7 +97,7 @@ def examples_to_failure(
                 first = played
             raise
 
-    unshrunk = settings(using, phases=[p for p in Phase if p is not Phase.shrink])
+    unshrunk = settings(using, phases=[p for p in using.phases if p is not Phase.shrink])
     test = _hypothesis_test(prop, engine, check, unshrunk)
     if seed is not None:
         test = with_seed(seed)(test)
