@@ -25,7 +25,10 @@ from conformance.cli.watching import RunWatcher
 from conformance.report.schema import load_schema
 
 MUTANT = "mutant:untap-before-phasing"  # breaks 502.1
-FAST = ["--profile", "dev", "--rule", "502.1", "--rule", "702.26p"]
+#: Seeded: the dev profile's 25 random examples leave a rule unexercised
+#: about one run in 60 (502.1 on the reference engine), which a baseline
+#: gate rightly reports as a change.
+FAST = ["--profile", "dev", "--seed", "0", "--rule", "502.1", "--rule", "702.26p"]
 
 
 def phasecert(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
