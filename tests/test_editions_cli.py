@@ -53,8 +53,10 @@ def _info(edition: str) -> RunInfo:
 def test_the_mirage_reference_conforms_under_its_edition_in_its_own_directory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["certify", "--engine", "reference", "--edition", "mirage", "--profile", "dev"]
-    code, out, err = phasecert(capsys, *args, "--rule", "217.8d", "--rule", "502.15m")
+    args = ["certify", "--engine", "reference", "--edition", "mirage", "--rule", "217.8d"]
+    code, out, err = phasecert(
+        capsys, *args, "--rule", "502.15m", "--profile", "dev", "--seed", "0"
+    )
     assert code == 0, out + err
     out_dir = Path("phasecert-reports/reference@mirage")
     report = json.loads((out_dir / "report.json").read_text())
