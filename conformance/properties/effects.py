@@ -147,11 +147,12 @@ def control_unchanged(
 ) -> bool:
     """No action from `first` to `last` may change who controls `pid` by
     the rules (`changes`, from `control_changes`). Across a phased-out
-    span, this is what makes the controller an engine shows while the
-    permanent is phased out comparable: an effect that ends meanwhile
-    (702.26f) changes the controller by the rules, and an engine may show
-    the new one at once or only as it phases in, when it next applies
-    rules to it; no certified rule says which."""
+    span, this is what makes the controller an engine showed while the
+    permanent was out comparable with the one it shows as it phases in:
+    an effect that ends meanwhile (702.26f) changes the controller then,
+    and an engine that shows the change only as the permanent phases in
+    differs from the reference while it is out, which is the comparison's
+    to see, not phasing in's (docs/observations.md)."""
     return not any({(m, pid), (m, None)} & changes for m in range(first, last + 1))
 
 
