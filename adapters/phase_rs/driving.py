@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, new_object
+from adapters.phase_rs.observing import lookup
 
 PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
@@ -71,6 +72,9 @@ class Driver:
         self.conceded: list[int] = []
         #: The state last exported or loaded, while no move followed.
         self._exported: dict[str, Any] | None = None
+        #: The copy of each card `ensure_in_hand` gave each player, by
+        #: (player, card name), to give back by a move once it is used.
+        self.given: dict[tuple[int, str], int] = {}
 
     # Low-level moves.
 
@@ -200,19 +204,45 @@ class Driver:
     # Spells and abilities.
 
     def ensure_in_hand(self, wanted: list[tuple[int, CardSpec]]) -> None:
-        """Put a copy of each wanted card in its player's hand: one they cast
-        before, from their library or graveyard, or else a new object, the
-        engine's own for the card (one setup edit, with nothing of theirs on
-        the stack). Libraries hold no spells: each would make every state
-        export and load slower."""
+        """Put a copy of each wanted card in its player's hand. The copy it
+        gave them before, once cast (in their graveyard or library), comes
+        back by the engine's debug move. Otherwise one setup edit, with
+        nothing of theirs on the stack, moves another copy from there or
+        makes a new object, the engine's own for the card: an export and a
+        load of the game, several times the cost of the move. Libraries
+        hold no spells: each would make every state export and load slower.
+        While concessions may be replayed from the position before them
+        (`give_priority`), only the edit, which changes that position too,
+        will do."""
         missing = [
             (seat, spec)
             for seat, spec in wanted
             if not any(o["name"] == spec.name for o in self.game.hand(seat))
         ]
+        if self.before_concessions is None:
+            missing = [(seat, spec) for seat, spec in missing if not self._give_back(seat, spec)]
         if not missing:
             return
         self._edit(lambda state: _move_to_hand(state, missing))
+        state = self.snapshot()["state"]  # the one just loaded
+        for seat, spec in missing:
+            hand = state["players"][seat]["hand"]
+            self.given[seat, spec.name] = next(
+                oid for oid in hand if state["objects"][str(oid)]["name"] == spec.name
+            )
+
+    def _give_back(self, seat: int, spec: CardSpec) -> bool:
+        """Move the copy of `spec` given to `seat` before back to their hand
+        with the engine's debug move, if it is in their graveyard or library.
+        The move's events are not the game's: they are not kept."""
+        oid = self.given.get((seat, spec.name))
+        obj = None if oid is None else lookup(self.game, oid)
+        if obj is None or obj["zone"] not in ("Graveyard", "Library"):
+            return False
+        move = {"object_id": oid, "to_zone": "Hand", "simulate": False}
+        self.game.apply(seat, {"type": "Debug", "data": {"type": "MoveToZone", "data": move}})
+        self._exported = None
+        return True
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
         """Before an action that may draw `draws` cards for a player, give
