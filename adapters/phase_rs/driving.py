@@ -4,7 +4,8 @@ prompts, casting spells, activating, attacking and conceding.
 The driver never edits the game, with two exceptions, both about the cards
 of a player's supply (filler and the invented spells, never part of the
 position under test): before a spell is cast, `ensure_in_hand` puts it in
-the caster's hand, and before an action, `restock` refills a library that
+the caster's hand (by an edit, or by the engine's debug move for a copy
+they cast before), and before an action, `restock` refills a library that
 could run out. A move the engine refuses is returned as a reason string,
 never raised.
 
