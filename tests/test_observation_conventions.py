@@ -131,9 +131,10 @@ ENDING_WHILE_PHASED_OUT = {
 
 @pytest.mark.parametrize("name", sorted(ENDING_WHILE_PHASED_OUT))
 def test_the_controller_shown_while_phased_out_is_not_blamed_on_phasing(name: str) -> None:
-    """702.26d, 702.26f: whether an engine shows a phased-out permanent's
-    new controller as its control effect ends, or only as it phases in, no
-    certified rule says; phasing in is not blamed for the difference."""
+    """702.26d, 702.26f: an engine that shows a phased-out permanent's new
+    controller only as it phases in, not as its control effect ends, differs
+    from the reference while the permanent is out (the comparison's to see,
+    docs/observations.md); phasing in is not blamed for it."""
     scenario = ENDING_WHILE_PHASED_OUT[name]
     kept = Variant("kept", controller_kept_while_phased_out)
     reference, variant = play(ReferenceEngine(), scenario), play(kept, scenario)

@@ -132,14 +132,14 @@ def _filler_game(players: int, first_player: int) -> str:
     # them (not this turn's zone changes, nor the rules journal's); the
     # deck lists only serve later games of a match. All of them made every
     # state() and load_game() of the game slower (the journal was half).
-    # `Driver.ensure_in_hand` gives a player back a spell they cast with the
-    # engine's debug move, which saves exporting and loading the game.
-    state["debug_mode"] = True
     state["zone_changes_this_turn"] = []
     state["deck_pools"] = []
     journal = state["resolved_rules_journal"]
     journal["entries"], journal["nodes"] = [], []
     journal["next_command_ordinal"] = journal["next_settlement_node_ordinal"] = 0
+    # `Driver.ensure_in_hand` gives a player back a spell they cast with the
+    # engine's debug move, which saves exporting and loading the game.
+    state["debug_mode"] = True
     return json.dumps(exported)
 
 

@@ -334,7 +334,7 @@ def phased_out_history(trace: Trace) -> list[dict[str, Out]]:
         went_out = {
             q.id
             for q in step.after.permanents
-            if q.phased_out and q.on_battlefield and _was_phased_in(step.before, q.id)
+            if q.phased_out and q.on_battlefield and was_phased_in(step.before, q.id)
         }
         x = step.action
         until = x.source if isinstance(x, a.PhaseOutUntil) and step.after.refused is None else None
@@ -353,7 +353,8 @@ def phased_out_history(trace: Trace) -> list[dict[str, Out]]:
     return history
 
 
-def _was_phased_in(obs: Observation, pid: str) -> bool:
+def was_phased_in(obs: Observation, pid: str) -> bool:
+    """`obs` shows `pid` phased in."""
     b = view(obs, pid)
     return b is not None and b.phased_in
 

@@ -15,6 +15,7 @@ from conformance.properties.effects import (
     control_unchanged,
     focus,
     limited_control,
+    was_phased_in,
 )
 from conformance.properties.history import ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
@@ -58,7 +59,7 @@ def phased_out_since(trace: Trace) -> list[dict[str, int]]:
         for c in step.after.permanents:
             if not (c.on_battlefield and c.phased_out):
                 since.pop(c.id, None)
-            elif c.id not in since or _was_in(step, c.id):
+            elif c.id not in since or was_phased_in(step.before, c.id):
                 since[c.id] = k
         history.append(dict(since))
     return history
@@ -74,11 +75,6 @@ def control_steady(
     showed it while out."""
     first = max(since[k - 1].get(b.id, k), 1) if b.phased_out else k
     return control_unchanged(changes, b.id, first, k)
-
-
-def _was_in(step: Step, pid: str) -> bool:
-    b = view(step.before, pid)
-    return b is not None and b.phased_in
 
 
 def _untapped_by_step(step: Step, c: PermanentView) -> bool:
