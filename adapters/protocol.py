@@ -23,6 +23,15 @@ only); one playing several gives the engine playing one through
 
 And it may cap the boards `phasecert bench` gives it, in an optional
 `bench_max_size` (permanents).
+
+And it may start a game knowing the actions that will follow, in an optional
+`start_scenario(scenario)` (`start_game`): an adapter whose engine wants every
+card in place before play (a test harness's "add this card to that hand")
+can put there what the actions will need. The actions are still performed
+one at a time, by `perform`, and the game must play them as a game from
+`start(scenario.setup)` would: what was prepared may only spare the adapter
+work. The comparison with the reference engine draws its actions as it
+goes, so it starts its games with `start`.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from typing import Any, Protocol, runtime_checkable
 from conformance.actions import Action
 from conformance.capabilities import Capability
 from conformance.observation import Observation
+from conformance.scenario import Scenario
 from conformance.setup import Setup
 
 
@@ -69,6 +79,16 @@ class Engine(Protocol):
     def start(self, setup: Setup) -> Game:
         """A new game in the position `setup` describes."""
         ...
+
+
+def start_game(engine: Any, scenario: Scenario) -> Any:
+    """A new game of `engine` in `scenario`'s position, for its actions: by
+    the engine's optional `start_scenario(scenario)`, else by
+    `start(scenario.setup)`."""
+    start_scenario = getattr(engine, "start_scenario", None)
+    if callable(start_scenario):
+        return start_scenario(scenario)
+    return engine.start(scenario.setup)
 
 
 def missing_capabilities(engine: Any) -> dict[Capability, str]:

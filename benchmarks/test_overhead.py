@@ -8,8 +8,9 @@ that engine's capabilities, derandomized so every round draws the same ones):
 * runner: `conformance.running.play` (a worker thread per engine call, a
   check of every observation) driving a stand-in that answers with the
   observations the engine gave, so the runner is timed without the engine;
-* engine: starting the game and performing each action, the adapter called
-  directly: the time the engine, with its adapter, spends.
+* engine: starting the game as the runner does (`start_game`: knowing the
+  actions, if the adapter asks) and performing each action, the adapter
+  called directly: the time the engine, with its adapter, spends.
 
 The suite's overhead per scenario is the first two against the third; the
 engine row's `extra_info` gives it as a percentage (`overhead_pct`).
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
+from adapters.protocol import start_game
 from benchmarks.harness import DIRECT, ENGINES, RUNNER, SUITE, Timings, engine_or_skip
 from conformance.actions import Action
 from conformance.capabilities import Capability
@@ -69,7 +71,7 @@ def run_directly(engine: Any, drawn: list[Scenario]) -> list[list[Observation]]:
         seen: list[Observation] = []
         answers.append(seen)
         try:
-            game = engine.start(scenario.setup)
+            game = start_game(engine, scenario)
             seen.append(game.observe())
             for action in scenario.actions:
                 seen.append(game.perform(action))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from adapters.protocol import Inexpressible
+from adapters.protocol import Inexpressible, start_game
 from conformance.actions import Action
 from conformance.codec import DecodeError, from_data, to_data
 from conformance.escaping import cut
@@ -154,14 +154,15 @@ def _shaped(engine_name: str, what: str, observation: Observation, players: int)
 
 
 def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> Trace:
-    """Start `scenario.setup` on `engine` and play every action, observing
-    after each; the engine does all the playing. It gets copies of the setup
-    and actions: one that edits them can't change the scenario on record."""
+    """Start `scenario.setup` on `engine` (`start_game`: knowing the actions,
+    if the engine wants them) and play every action, observing after each;
+    the engine does all the playing. It gets copies of the setup and
+    actions: one that edits them can't change the scenario on record."""
     name = str(getattr(engine, "name", type(engine).__name__))
     players = scenario.setup.players
 
     def start() -> tuple[Any, Observation]:
-        game = engine.start(copy.deepcopy(scenario.setup))
+        game = start_game(engine, copy.deepcopy(scenario))
         return game, game.observe()
 
     game, first = call_engine(name, "start", start, timeout)

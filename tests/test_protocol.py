@@ -1,18 +1,25 @@
-"""An adapter's optional `missing` mapping: why it lacks a capability
-(adapters.protocol), checked when the engine is loaded."""
+"""An adapter's optional parts (adapters.protocol): its `missing` mapping,
+why it lacks a capability, checked when the engine is loaded; and its
+`start_scenario`, which the runner starts a game with if it is there."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from adapters.discovery import EngineNotFound, load_engine
 from adapters.protocol import missing_capabilities
+from adapters.reference import ReferenceEngine
+from conformance.actions import PassTurn, PhaseOut
 from conformance.capabilities import Capability
 from conformance.checking import run_property
 from conformance.properties import REGISTRY
+from conformance.running import play
+from conformance.scenario import Scenario
+from conformance.setup import Permanent, Setup
 
 ADAPTER = """
 from adapters.reference import ReferenceEngine
@@ -64,3 +71,32 @@ def test_malformed_missing_is_named_when_loading(
     with pytest.raises(EngineNotFound, match="can't be loaded") as error:
         load_engine(adapter(tmp_path, monkeypatch, module, missing))
     assert message in str(error.value)
+
+
+class _ForecastingEngine:
+    """The reference engine, with `start_scenario`: records what it was given."""
+
+    def __init__(self) -> None:
+        self.reference = ReferenceEngine()
+        self.name, self.version = "forecasting", "1"
+        self.capabilities = self.reference.capabilities
+        self.given: list[Scenario] = []
+
+    def start(self, setup: Setup) -> Any:
+        raise AssertionError("an engine with start_scenario is started by it")
+
+    def start_scenario(self, scenario: Scenario) -> Any:
+        self.given.append(scenario)
+        return self.reference.start(scenario.setup)
+
+
+def test_an_engine_is_started_for_its_actions_if_it_asks() -> None:
+    engine = _ForecastingEngine()
+    scenario = Scenario(
+        Setup(permanents=(Permanent("p", power=1, toughness=1),)),
+        (PhaseOut(0, ("p",)), PassTurn()),
+    )
+    trace = play(engine, scenario)
+    assert engine.given == [scenario]
+    assert engine.given[0] is not scenario  # a copy: editing it changes nothing on record
+    assert trace.steps[-1].after == play(ReferenceEngine(), scenario).steps[-1].after
