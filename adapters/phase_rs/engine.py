@@ -8,6 +8,7 @@ from importlib import metadata
 from typing import TYPE_CHECKING
 
 from conformance.capabilities import Capability as C
+from conformance.scenario import Scenario
 
 if TYPE_CHECKING:
     from adapters.phase_rs.game import PhaseRsGame
@@ -130,12 +131,20 @@ class PhaseRsEngine:
     def start(self, setup: Setup) -> PhaseRsGame:
         """A game in the position `setup`; ValueError names what phase.rs
         can't express (a capability it lacks, or a state it has no field for)."""
+        return self.start_scenario(Scenario(setup))
+
+    def start_scenario(self, scenario: Scenario) -> PhaseRsGame:
+        """A game in `scenario`'s position, with the spells its actions will
+        cast in their casters' libraries (`supply`): each first cast is then
+        a move of the engine instead of an export and a load of the game."""
         from adapters.phase_rs.game import PhaseRsGame
         from adapters.phase_rs.position import setup_problems
+        from adapters.phase_rs.supply import spells_for
 
+        setup = scenario.setup
         missing = sorted(c.value for c in setup.capabilities() - self.capabilities)
         problems = [f"needs capabilities phase-rs lacks: {', '.join(missing)}"] if missing else []
         problems += setup_problems(setup)
         if problems:
             raise ValueError("phase-rs can't set up this position: " + "; ".join(problems))
-        return PhaseRsGame(setup)
+        return PhaseRsGame(setup, spells_for(scenario))

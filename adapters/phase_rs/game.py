@@ -10,7 +10,7 @@ upkeep and draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -29,10 +29,13 @@ from conformance.setup import Setup
 class PhaseRsGame:
     """Implements `adapters.protocol.Game` for phase.rs."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, stock: Iterable[tuple[int, cards.CardSpec]] = ()) -> None:
+        """The game in the position `setup`, with the spells of `stock` in
+        their casters' libraries (`supply`)."""
         check_setup(setup)
-        position = build(setup)
+        position = build(setup, stock)
         self.driver = Driver(position.database, position.game, setup.active)
+        self.driver.given.update(position.stocked)
         self.reader = Reader(position.ids, setup.players)
         self.drawn = [0] * setup.players
         self.discarded = [0] * setup.players
@@ -53,7 +56,6 @@ class PhaseRsGame:
             a.DrawPerEntered: lambda x: self._cast(x.player, cards.DRAW_PER_ENTERED),
             a.TapForMana: self._tap_for_mana,
             a.DeclareBlockers: self._declare_blockers,
-            a.DealDamage: self._deal_damage,
         }
         self._play.update(PlayerActions(self).plays())
 
@@ -266,19 +268,6 @@ class PhaseRsGame:
         if refused is not None or source is None:
             return refused or f"{action.source} doesn't exist"
         return self.driver.activate(action.player, source, cards.TAP_EFFECT)
-
-    def _deal_damage(self, action: a.DealDamage) -> str | None:
-        """120.3: a "Spark" instant of the amount, at a permanent or a player."""
-        spec = cards.DAMAGE.get(action.amount)
-        if spec is None:
-            raise Inexpressible(f"the adapter's damage spells deal 1 to 3, not {action.amount}")
-        if isinstance(action.target, str):
-            return self._cast(action.caster, spec, (action.target,))
-        refused = self._not_in_game(action.caster) or self._not_in_game(action.target)
-        if refused is not None:
-            return refused
-        self.driver.ensure_in_hand([(action.caster, spec)])
-        return self.driver.cast_at_player(action.caster, spec, action.target)
 
     def _tap_for_mana(self, action: a.TapForMana) -> str | None:
         """605: the land's own "{T}: Add {C}." mana ability."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -71,11 +72,13 @@ PLAYED_CARDS = frozenset([*SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
 
 @dataclass
 class Position:
-    """A loaded game and the engine object id of each setup permanent."""
+    """A loaded game, the engine object id of each setup permanent, and of
+    each spell stocked in a library, by (seat, card name)."""
 
     database: Any
     game: Any
     ids: dict[str, int]
+    stocked: dict[tuple[int, str], int]
 
 
 def setup_problems(setup: Setup) -> list[str]:
@@ -88,9 +91,10 @@ def setup_problems(setup: Setup) -> list[str]:
     ]
 
 
-def build(setup: Setup) -> Position:
+def build(setup: Setup, stock: Iterable[tuple[int, CardSpec]] = ()) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
-    free of `setup_problems`)."""
+    free of `setup_problems`), with a copy of each spell of `stock` at the
+    bottom of its seat's library (`supply`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
     database = card_database(PLAYED_CARDS)
     exported = json.loads(_filler_game(setup.players, setup.active))
@@ -100,7 +104,8 @@ def build(setup: Setup) -> Position:
         _write_permanent(state, p, ids, setup.turn)
     _write_effects(state, setup, ids)
     _write_turn(state, setup)
-    return Position(database, database.load_game(exported), ids)
+    stocked = _stock_libraries(state, setup, stock)
+    return Position(database, database.load_game(exported), ids, stocked)
 
 
 @lru_cache(maxsize=16)
@@ -153,6 +158,21 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
     """Give each setup permanent a new object of its card, its owner's
     (`_write_permanent` puts it on the battlefield)."""
     return {p.id: new_object(state, cards[p.id], p.owner, "Battlefield") for p in setup.permanents}
+
+
+def _stock_libraries(
+    state: dict[str, Any], setup: Setup, stock: Iterable[tuple[int, CardSpec]]
+) -> dict[tuple[int, str], int]:
+    """Put a new copy of each spell of `stock` at the bottom of its seat's
+    library: under the filler, it is drawn only after all of it. A seat not
+    in the game gets nothing (its action will be refused)."""
+    stocked = {}
+    for seat, spec in stock:
+        if 0 <= seat < setup.players:
+            oid = new_object(state, spec, seat, "Library")
+            state["players"][seat]["library"].append(oid)
+            stocked[seat, spec.name] = oid
+    return stocked
 
 
 def _write_permanent(state: dict[str, Any], p: Permanent, ids: dict[str, int], turn: int) -> None:
