@@ -16,6 +16,8 @@ pytest.importorskip(
 )
 
 from adapters.phase_rs import PhaseRsEngine
+from adapters.phase_rs.cards import PHASE_OUT
+from adapters.phase_rs.driving import DriverError
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.differential import trace_differences
@@ -92,3 +94,44 @@ def test_phase_rs_plays_as_the_reference_plays(name: str) -> None:
     assert [step.after.refused is not None for step in theirs.steps] == refused
     assert [step.after.refused is not None for step in ours.steps] == refused
     assert [str(d) for d in trace_differences(theirs, ours)] == []
+
+
+def _phase_out_cast(game: Any, seat: int, target: int) -> Any:
+    """Save the game (`save_for`), then cast the phase-out spell at
+    `target` and choose no target."""
+    driver = game.driver
+    driver.ensure_in_hand([(seat, PHASE_OUT)])
+    hand = {o["id"] for o in driver.game.hand(seat) if o["name"] == PHASE_OUT.name}
+    move = next(m for m in driver.game.actions() if m.kind == "CastSpell" and m.object_id in hand)
+    saved = driver.save_for(seat, [target])
+    driver.apply(seat, move)
+    return saved
+
+
+def test_a_refused_cast_at_a_phased_in_permanent_is_cancelled_by_the_engine() -> None:
+    """`Driver.save_for` exports nothing where the caster holds priority and
+    the target is a phased-in permanent: a refusal there is undone by the
+    engine's CancelCast (601.2i), and the game is as it was."""
+    game = PhaseRsEngine().start(Setup(permanents=(creature("c"), creature("d"))))
+    before = game.observe()
+    saved = _phase_out_cast(game, 0, game.reader.ids["c"])
+    assert saved.exported is None
+    # Refused here, as a target the engine doesn't offer is (601.2c).
+    assert game.driver.waiting()["type"] == "TargetSelection"
+    game.driver.restore(0, saved)
+    assert game.driver.quiet() and game.driver.game.priority_player() == 0
+    assert [o["name"] for o in game.driver.game.hand(0)] == [PHASE_OUT.name]
+    assert game.observe() == before
+    assert game.perform(a.PhaseOut(0, ("c",))).permanents[0].phased_out
+
+
+def test_a_refusal_the_engine_cannot_cancel_is_an_error() -> None:
+    """With one legal target, the engine picks it itself and the spell is
+    cast: a refusal then can't be cancelled, and `save_for` would have
+    exported the game (say, for a phased-out target). Were it not, the
+    driver says so rather than play on from a wrong position."""
+    game = PhaseRsEngine().start(Setup(permanents=(creature("c"),)))
+    saved = _phase_out_cast(game, 0, game.reader.ids["c"])
+    assert saved.exported is None and len(game.driver.game.stack()) == 1
+    with pytest.raises(DriverError, match="did not cancel"):
+        game.driver.restore(0, saved)

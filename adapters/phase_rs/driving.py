@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, SPELLS, CardSpec, new_object
-from adapters.phase_rs.observing import lookup
+from adapters.phase_rs.observing import lookup, phased_in_on_battlefield
 
 PASS = {"type": "PassPriority"}
 #: More default answers than this without reaching the wanted point means
@@ -45,12 +45,16 @@ SUPPLY = frozenset([FILLER.name, *(s.name for s in SPELLS)])
 
 @dataclass(frozen=True)
 class Saved:
-    """A game to restore after a refused move (`Driver._restore`)."""
+    """A game to restore after a refused move (`Driver._restore`): an
+    export to load, or none where the engine's own CancelCast will undo the
+    move (`Driver.save_for`)."""
 
-    exported: dict[str, Any]
+    exported: dict[str, Any] | None
     before_concessions: dict[str, Any] | None
     conceded: list[int]
     events: int
+    #: Objects on the stack when saved: a move undone leaves as many.
+    stack: int
 
 
 class DriverError(RuntimeError):
@@ -280,8 +284,8 @@ class Driver:
         """Cast `spec` from `seat`'s hand with `targets` (object ids) and
         leave it on the stack (see `_play_targeted`). The game to restore is
         the one before priority passed to `seat`: right after
-        `ensure_in_hand`, the state just loaded, with no export."""
-        saved = self._save() if targets else None
+        `ensure_in_hand` (`save_for`)."""
+        saved = self.save_for(seat, targets) if targets else None
         self.give_priority(seat)
         hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
         move = next(
@@ -299,21 +303,53 @@ class Driver:
         legal target itself, refuses the move and restores the game as it
         was (`saved`, or now)."""
         if targets and saved is None:
-            saved = self._save()
+            saved = self.save_for(seat, targets)
         refusal = self._choose_targets(seat, move, targets)
         if refusal is not None and saved is not None:
-            self._restore(saved)
+            self.restore(seat, saved)
         return refusal
 
-    def _save(self) -> Saved:
-        return Saved(self.snapshot(), self.before_concessions, self.conceded, len(self.events))
+    def save_for(self, seat: int, targets: list[int], made: bool = False) -> Saved:
+        """The game now, to `restore` if `seat`'s move at `targets` (object
+        ids) is refused. Where `seat` holds priority and every target is a
+        phased-in permanent, the engine can only refuse the move while it is
+        being made (a target it doesn't offer, a cost it won't take), and its
+        own CancelCast undoes that (601.2i): no export. Otherwise the move
+        may be refused once made (the engine picked the only legal target
+        itself, not ours, as it may for a player target too: `made`; or
+        priority passed to `seat` first), and only the export brings the
+        game back."""
+        light = (
+            not made
+            and self._holds_priority(seat)
+            and all(phased_in_on_battlefield(lookup(self.game, t)) for t in targets)
+        )
+        return Saved(
+            None if light else self.snapshot(),
+            self.before_concessions,
+            self.conceded,
+            len(self.events),
+            len(self.game.stack()),
+        )
 
-    def _restore(self, saved: Saved) -> None:
+    def restore(self, seat: int, saved: Saved) -> None:
         """The game as it was when `saved`, concessions to replay included;
-        the events since are dropped."""
-        self.load(saved.exported)
+        the events since are dropped. A move the engine refused outright
+        changed nothing; one half made is cancelled by `seat`."""
+        if saved.exported is not None:
+            self.load(saved.exported)
+        elif not self._undone(seat, saved):
+            try:
+                self.apply(seat, {"type": "CancelCast"})
+            except (ValueError, RuntimeError) as e:
+                raise DriverError(f"phase.rs did not cancel player {seat}'s move: {e}") from e
+            if not self._undone(seat, saved):
+                raise DriverError(f"phase.rs did not undo player {seat}'s refused move")
         self.before_concessions, self.conceded = saved.before_concessions, saved.conceded
         del self.events[saved.events :]
+
+    def _undone(self, seat: int, saved: Saved) -> bool:
+        return self._holds_priority(seat) and len(self.game.stack()) == saved.stack
 
     def _choose_targets(self, seat: int, move: Any, targets: list[int]) -> str | None:
         start = len(self.events)
@@ -361,29 +397,6 @@ class Driver:
         if move is None:
             return f"phase.rs offers player {seat} no {effect} ability of object {source}"
         return self._play_targeted(seat, move, targets or [])
-
-    def cast_at_player(self, seat: int, spec: CardSpec, player: int) -> str | None:
-        """Cast `spec` from `seat`'s hand targeting `player`, if the engine
-        offers that target; a refused cast restores the game."""
-        self.give_priority(seat)
-        hand = {o["id"] for o in self.game.hand(seat) if o["name"] == spec.name}
-        move = next(
-            (m for m in self.game.actions() if m.kind == "CastSpell" and m.object_id in hand), None
-        )
-        if move is None:
-            return f"player {seat} can't cast {spec.name} now"
-        snapshot, start = self.snapshot(), len(self.events)
-        self.apply(seat, move)
-        waiting = self.waiting()
-        legal = waiting["data"]["selection"]["current_legal_targets"]
-        if waiting["type"] != "TargetSelection" or {"Player": player} not in legal:
-            self.load(snapshot)
-            del self.events[start:]
-            return f"player {player} is not a legal target"
-        self.apply(seat, {"type": "ChooseTarget", "data": {"target": {"Player": player}}})
-        if self.waiting()["type"] == "TargetSelection":
-            self.apply(seat, {"type": "ChooseTarget", "data": {"target": None}})
-        return None
 
     def activate_mana(self, seat: int, source: int) -> str | None:
         """Activate `source`'s mana ability (605). phase.rs doesn't list

@@ -206,8 +206,9 @@ class PlayerActions:
         alternative_cost: bool = False,
     ) -> str | None:
         """Cast `spec` with one group of targets for each of its "target"
-        phrases (`Group`), and leave it on the stack. A target the engine doesn't offer
-        refuses the spell, and the game is restored as it was."""
+        phrases (`Group`), and leave it on the stack. A target the engine
+        doesn't offer refuses the spell, and the game is restored as it was
+        once `caster` held priority (`Driver.save_for`)."""
         game, driver = self.game, self.game.driver
         refused = game._not_in_game(caster)
         if refused is not None:
@@ -222,10 +223,12 @@ class PlayerActions:
         )
         if move is None:
             return f"player {caster} can't cast {spec.name} now"
-        snapshot = driver.snapshot()
+        objects = [t["Object"] for _, group in groups for t in group if "Object" in t]
+        players = any("Player" in t for _, group in groups for t in group)
+        saved = driver.save_for(caster, objects, made=players or alternative_cost)
         refused = self._choose(caster, move, groups, alternative_cost)
         if refused is not None:
-            driver.load(snapshot)
+            driver.restore(caster, saved)
             del driver.events[start:]
         return refused
 
