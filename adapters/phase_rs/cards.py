@@ -198,10 +198,6 @@ GAIN_CONTROL: dict[DurationKind, CardSpec] = {
     ),
     "indefinitely": _instant("PC Steal", "Gain control of target permanent."),
 }
-#: "Deal N damage to any target." for the amounts the suite draws (1 to 3).
-DAMAGE: dict[int, CardSpec] = {
-    n: _instant(f"PC Spark {n}", f"This spell deals {n} damage to any target.") for n in (1, 2, 3)
-}
 #: Library filler, drawn in draw steps; never cast.
 FILLER = CardSpec(name="PC Filler", text="", types=("Creature",), power=1, toughness=1, mana="{9}")
 
@@ -217,7 +213,6 @@ SPELLS: tuple[CardSpec, ...] = (
     TOKEN,
     PHASING_TOKEN,
     *GAIN_CONTROL.values(),
-    *DAMAGE.values(),
 )
 
 
