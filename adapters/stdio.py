@@ -35,6 +35,7 @@ from conformance import wire
 from conformance.actions import Action
 from conformance.capabilities import Capability
 from conformance.observation import Observation
+from conformance.scenario import Scenario
 from conformance.setup import Setup
 
 STDIO_PREFIX = "stdio:"
@@ -300,6 +301,7 @@ class StdioEngine:
         self.capabilities = frozenset(_capability(c) for c in engine.capabilities)
         self.missing = {_capability(m.capability): m.reason for m in engine.missing}
         self.unreported = frozenset(engine.unreported)
+        self.wants_actions = engine.wants_actions
 
     def _running(self) -> EngineProcess:
         if self._process is None or not self._process.alive:
@@ -309,8 +311,18 @@ class StdioEngine:
         return self._process
 
     def start(self, setup: Setup) -> StdioGame:
+        return self.start_scenario(Scenario(setup))
+
+    def start_scenario(self, scenario: Scenario) -> StdioGame:
+        """A game in `scenario`'s position; its actions go with `start` to
+        an engine that asked for them in its `hello`, and to no other (one
+        written before they could be sent would take them for a bad
+        request)."""
         process = self._running()
-        reply = process.request(wire.Start, wire.ObservationReply, setup=setup)
+        actions = scenario.actions if self.wants_actions else ()
+        reply = process.request(
+            wire.Start, wire.ObservationReply, setup=scenario.setup, actions=actions
+        )
         return StdioGame(process, reply.observation)
 
     def close(self) -> None:

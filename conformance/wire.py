@@ -35,11 +35,15 @@ class Hello:
 
 @dataclass(frozen=True)
 class Start:
-    """A new game in the position `setup`; ends any game in progress."""
+    """A new game in the position `setup`; ends any game in progress.
+    `actions` are the actions that will follow, one `perform` each: sent
+    only to an engine that asks for them in its `hello`
+    (`EngineInfo.wants_actions`)."""
 
     cmd: Literal["start"]
     id: int
     setup: Setup
+    actions: tuple[Action, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,9 @@ class MissingCapability:
 class EngineInfo:
     """Who the engine is and what it can play. `capabilities` and the keys
     of `missing` are capability names (`phasecert engines` lists them);
-    `unreported` names observation fields it does not report."""
+    `unreported` names observation fields it does not report. With
+    `wants_actions`, each `start` carries the actions that will follow
+    (`adapters.protocol.start_game`)."""
 
     name: str
     version: str
@@ -84,6 +90,7 @@ class EngineInfo:
     homepage: str = ""
     missing: tuple[MissingCapability, ...] = ()
     unreported: tuple[str, ...] = ()
+    wants_actions: bool = False
 
 
 @dataclass(frozen=True)

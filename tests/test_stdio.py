@@ -82,6 +82,27 @@ def test_served_reference_plays_like_the_reference() -> None:
     engine = load_engine(f"stdio:{SERVE} reference")
     try:
         assert (engine.name, engine.capabilities) == ("reference", ReferenceEngine().capabilities)
+        assert not engine.wants_actions
+        assert play(engine, SCENARIO) == play(ReferenceEngine(), SCENARIO)
+    finally:
+        engine.close()
+
+
+def test_an_engine_that_wants_the_actions_gets_them_with_start(tmp_path: Path) -> None:
+    """Its `hello` says `wants_actions`; every `start` then carries the
+    scenario's actions (docs/protocol.md), which it checks each `perform`
+    against."""
+    path = tmp_path / "engine.json"
+    command = [sys.executable, "-m", "conformance.cli", "serve", "--engine"]
+    connection = {
+        "command": [*command, "forecasting:ForecastingEngine"],
+        "cwd": str(FAULTY.parent),
+        "timeout": 10.0,
+    }
+    path.write_text(json.dumps(connection))
+    engine = load_engine(f"stdio:@{path}")
+    try:
+        assert engine.wants_actions
         assert play(engine, SCENARIO) == play(ReferenceEngine(), SCENARIO)
     finally:
         engine.close()

@@ -36,6 +36,7 @@ OBSERVATION = Observation(
 MESSAGES = [
     wire.Hello("hello", 1, wire.PROTOCOL_VERSION),
     wire.Start("start", 2, SETUP),
+    wire.Start("start", 5, SETUP, (a.PassTurn(), a.PhaseOut(0, ("p1", "p2")))),
     wire.Perform("perform", 3, a.DeclareAttackers(0, ("p1",), 1)),
     wire.Stop("stop", 4),
     wire.HelloReply(
@@ -49,6 +50,7 @@ MESSAGES = [
             "https://example.invalid",
             (wire.MissingCapability("auras", "no Auras yet"),),
             ("events",),
+            wants_actions=True,
         ),
     ),
     wire.ObservationReply(3, OBSERVATION),

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from adapters.discovery import load_engine
-from adapters.protocol import Inexpressible, missing_capabilities
+from adapters.protocol import Inexpressible, missing_capabilities, start_game
 from conformance import __version__, wire
+from conformance.scenario import Scenario
 
 
 class Replies(Protocol):
@@ -49,8 +50,8 @@ def serve(engine_name: str, requests: Iterable[str | bytes], replies: Replies) -
                     reply: Any = wire.HelloReply(
                         request.id, wire.PROTOCOL_VERSION, engine_info(engine)
                     )
-                case wire.Start(setup=setup):
-                    game = engine.start(setup)
+                case wire.Start(setup=setup, actions=actions):
+                    game = start_game(engine, Scenario(setup, actions))
                     reply = wire.ObservationReply(request.id, game.observe())
                 case wire.Perform(action=action) if game is not None:
                     reply = wire.ObservationReply(request.id, game.perform(action))
@@ -80,6 +81,7 @@ def engine_info(engine: Any) -> wire.EngineInfo:
             for c, reason in sorted(missing_capabilities(engine).items())
         ),
         unreported=tuple(sorted(getattr(engine, "unreported", ()) or ())),
+        wants_actions=callable(getattr(engine, "start_scenario", None)),
     )
 
 
