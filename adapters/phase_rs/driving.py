@@ -5,9 +5,9 @@ The driver never edits the game, with two exceptions, both about the cards
 of a player's supply (filler and the invented spells, never part of the
 position under test): before a spell is cast, `ensure_in_hand` puts it in
 the caster's hand (by an edit, or by the engine's debug move for a copy
-they cast before), and before an action, `restock` refills a library that
-could run out. A move the engine refuses is returned as a reason string,
-never raised.
+they cast before or one stocked in their library as the game started),
+and before an action, `restock` refills a library that could run out. A
+move the engine refuses is returned as a reason string, never raised.
 
 Concessions are timed like the reference engine's (docs/readings.md,
 "State-based actions and priority"): a player may concede at any time
@@ -45,7 +45,7 @@ SUPPLY = frozenset([FILLER.name, *(s.name for s in SPELLS)])
 
 @dataclass(frozen=True)
 class Saved:
-    """A game to restore after a refused move (`Driver._restore`): an
+    """A game to restore after a refused move (`Driver.restore`): an
     export to load, or none where the engine's own CancelCast will undo the
     move (`Driver.save_for`)."""
 
@@ -210,12 +210,13 @@ class Driver:
 
     def ensure_in_hand(self, wanted: list[tuple[int, CardSpec]]) -> None:
         """Put a copy of each wanted card in its player's hand. The copy it
-        gave them before, once cast (in their graveyard or library), comes
-        back by the engine's debug move. Otherwise one setup edit, with
-        nothing of theirs on the stack, moves another copy from there or
-        makes a new object, the engine's own for the card: an export and a
-        load of the game, several times the cost of the move. Libraries
-        hold no spells: each would make every state export and load slower.
+        gave them before, once cast (in their graveyard or library), or the
+        one stocked in their library as the game started (`supply`), comes
+        by the engine's debug move. Otherwise one setup edit, with nothing
+        of theirs on the stack, moves another copy from there or makes a
+        new object, the engine's own for the card: an export and a load of
+        the game, several times the cost of the move. Libraries hold no
+        other spells: each would make every state export and load slower.
         While concessions may be replayed from the position before them
         (`give_priority`), only the edit, which changes that position too,
         will do."""

@@ -134,8 +134,8 @@ class PhaseRsEngine:
         return self.start_scenario(Scenario(setup))
 
     def start_scenario(self, scenario: Scenario) -> PhaseRsGame:
-        """A game in `scenario`'s position, with the spells its actions will
-        cast in their casters' libraries (`supply`): each first cast is then
+        """A game in `scenario`'s position, with the cards its actions will
+        need in their players' libraries (`supply`): each first cast is then
         a move of the engine instead of an export and a load of the game."""
         from adapters.phase_rs.game import PhaseRsGame
         from adapters.phase_rs.position import setup_problems

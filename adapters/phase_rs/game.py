@@ -30,8 +30,8 @@ class PhaseRsGame:
     """Implements `adapters.protocol.Game` for phase.rs."""
 
     def __init__(self, setup: Setup, stock: Iterable[tuple[int, cards.CardSpec]] = ()) -> None:
-        """The game in the position `setup`, with the spells of `stock` in
-        their casters' libraries (`supply`)."""
+        """The game in the position `setup`, with the cards of `stock` in
+        their players' libraries (`supply`)."""
         check_setup(setup)
         position = build(setup, stock)
         self.driver = Driver(position.database, position.game, setup.active)

@@ -4,7 +4,8 @@ permanent an engine object of its invented card) and loaded back.
 
 Only the starting position is written this way; everything the suite tests
 (phasing, untapping, spells, state-based actions) is then played by the
-engine. Each player's library holds only filler (drawn in draw steps) and
+engine. Each player's library holds filler (drawn in draw steps) and, at
+its bottom, the cards the scenario's actions will give them (`supply`), and
 their hand starts empty: `Driver.ensure_in_hand` gives a player the spell
 they cast, or the keepsake a discard finds (`players`), as it is needed.
 """
@@ -58,8 +59,9 @@ _DURATION = {
 
 #: The cards every game's database holds: the spells and the cards players
 #: are given. The spells are known to the engine but not in the libraries,
-#: which they would triple in size (every state export and load slower): the
-#: driver stocks a copy when an action needs it. The setup permanents are
+#: which they would triple in size (every state export and load slower),
+#: except those a scenario's actions will cast (`supply`): the driver
+#: stocks a copy when an action needs it. The setup permanents are
 #: not in it: each is an engine object of its card, made from the card's
 #: face (`cards.card_object`), and the engine plays an object from what it
 #: holds, looking a card up in the database only to refresh an object's
@@ -73,7 +75,7 @@ PLAYED_CARDS = frozenset([*SPELLS, *PLAYER_SPELLS, FILLER, KEEPSAKE])
 @dataclass
 class Position:
     """A loaded game, the engine object id of each setup permanent, and of
-    each spell stocked in a library, by (seat, card name)."""
+    each card stocked in a library, by (seat, card name)."""
 
     database: Any
     game: Any
@@ -93,7 +95,7 @@ def setup_problems(setup: Setup) -> list[str]:
 
 def build(setup: Setup, stock: Iterable[tuple[int, CardSpec]] = ()) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
-    free of `setup_problems`), with a copy of each spell of `stock` at the
+    free of `setup_problems`), with a copy of each card of `stock` at the
     bottom of its seat's library (`supply`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
     database = card_database(PLAYED_CARDS)
@@ -163,7 +165,7 @@ def _place_cards(state: dict[str, Any], setup: Setup, cards: dict[str, CardSpec]
 def _stock_libraries(
     state: dict[str, Any], setup: Setup, stock: Iterable[tuple[int, CardSpec]]
 ) -> dict[tuple[int, str], int]:
-    """Put a new copy of each spell of `stock` at the bottom of its seat's
+    """Put a new copy of each card of `stock` at the bottom of its seat's
     library: under the filler, it is drawn only after all of it. A seat not
     in the game gets nothing (its action will be refused)."""
     stocked = {}
