@@ -185,11 +185,19 @@ def lose_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 def damage_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection, R2017-unpreventable: a lifelink spell damages each
     opponent of a player, before and after one of them cast Teferi's
-    Protection, its damage preventable or not."""
+    Protection (`_lasting`), its damage preventable or not."""
     p, o = _players(draw, setup)
     unpreventable = maybe(draw)
     blast = a.DamageOpponents(o, integer(draw, 1, 3), unpreventable)
-    return with_a_permanent(setup, p), (blast, a.TeferisProtection(p), blast)
+    return with_a_permanent(setup, p), (blast, *_lasting(draw, p), blast)
+
+
+def _lasting(draw: st.DrawFn, p: int) -> tuple[a.Action, ...]:
+    """Player `p` casts Teferi's Protection; sometimes the turn passes
+    then, which it outlasts unless the next turn is `p`'s: the protection
+    lasts until their next turn (R2017-protection), not until end of turn."""
+    protection = a.TeferisProtection(p)
+    return (protection, a.PassTurn()) if maybe(draw) else (protection,)
 
 
 def infect_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -208,7 +216,7 @@ def infect_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 
 def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection: spells target a player, then that player casts
-    Teferi's Protection and the same spells target them again."""
+    Teferi's Protection (`_lasting`) and the same spells target them again."""
     p, o = _players(draw, setup)
     spells: list[a.Action] = [
         a.DealDamage(o, p, integer(draw, 1, 3)),
@@ -220,7 +228,7 @@ def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     again = pick(draw, spells)
     if isinstance(again, a.EnchantPlayer):
         again = replace(again, aura="a2")
-    return with_a_permanent(setup, p), (first, a.TeferisProtection(p), again)
+    return with_a_permanent(setup, p), (first, *_lasting(draw, p), again)
 
 
 def aura_on_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
