@@ -1,6 +1,7 @@
-"""The spells a scenario's actions will cast, known before the game starts
+"""The cards a scenario's actions will give its players (the spells they
+cast, the keepsakes a discard finds), known before the game starts
 (`PhaseRsEngine.start_scenario`), so that `position.build` can put a copy of
-each at the bottom of its caster's library, from where the driver moves it
+each at the bottom of its player's library, from where the driver moves it
 to their hand by the engine's debug move (`Driver.ensure_in_hand`).
 
 Without it, the first copy of each spell comes by a setup edit: an export
@@ -45,6 +46,8 @@ def spells_for(scenario: Scenario) -> list[tuple[int, CardSpec]]:
 def _casts(
     action: Action, controllers: dict[str, int], players: int
 ) -> list[tuple[int, CardSpec | None]]:
+    """The (seat, card) pairs `action` will ask for; None for a card the
+    adapter doesn't have (the handler refuses the action)."""
     match action:
         case a.PhaseOut(caster=caster, targets=targets):
             return [(caster, cards.PHASE_OUT if len(targets) == 1 else cards.PHASE_OUT_TWO)]
