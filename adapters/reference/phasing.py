@@ -177,10 +177,15 @@ class PhasingRules:
 
     def release_until(self, source: Card) -> None:
         """610.4: what phased out "until [source] leaves the battlefield"
-        phases in once it does (R2017-until-leaves: not when it phases out)."""
+        phases in once it does (R2017-until-leaves: not when it phases out):
+        right after the event that moved it, so after the effects that event
+        ended (611.2b "for as long as", 800.4a control by a player who left).
+        Its controller then controls its phase-in triggers (603.3a)."""
         waiting = [
             c
             for c in self.state.in_play()
             if c.phased_out is not None and c.phased_out.until == source.id
         ]
-        self.phase_in(waiting)
+        if waiting:
+            self.refresh()  # type: ignore[attr-defined]
+            self.phase_in(waiting)

@@ -15,15 +15,21 @@ class ZoneRules:
 
     def destroy(self, cards: Iterable[Card]) -> None:
         """701.8: destroyed permanents go to their owner's graveyard at once;
-        a phased-out one can't be destroyed (702.26b)."""
-        for card in [c for c in cards if c.phased_in]:
+        a phased-out one can't be destroyed (702.26b). What waited "until"
+        one of them left phases in after all of them have left (610.4)."""
+        destroyed = [c for c in cards if c.phased_in]
+        for card in destroyed:
             self.trigger(card, "ltb")
             if card.is_creature:
                 self.trigger(card, "dies")
-            self.leave_battlefield(card, "graveyard")
+            self.leave_battlefield(card, "graveyard", release=False)
+        for card in destroyed:
+            self.release_until(card)  # type: ignore[attr-defined]
 
-    def leave_battlefield(self, card: Card, zone: str) -> None:
-        """A real zone change; 704.5d: a token that leaves ceases to exist."""
+    def leave_battlefield(self, card: Card, zone: str, release: bool = True) -> None:
+        """A real zone change; 704.5d: a token that leaves ceases to exist.
+        `release`: what waited "until" it left phases in now (610.4); a
+        caller moving several permanents in one event releases them after."""
         card.zone = "none" if card.token else zone  # type: ignore[assignment]
         self.state.events.append(Event("zone_change", card.id, f"battlefield->{zone}"))
         card.attached_to = None
@@ -32,7 +38,8 @@ class ZoneRules:
         card.damage = 0
         card.tapped = False
         card.counters.clear()
-        self.release_until(card)  # type: ignore[attr-defined]
+        if release:
+            self.release_until(card)  # type: ignore[attr-defined]
 
     def trigger(self, card: Card, kind: Ability) -> None:
         """702.26b: a phased-out permanent's abilities don't trigger."""
