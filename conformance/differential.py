@@ -34,6 +34,7 @@ from conformance.results import PropertyResult
 from conformance.running import (
     EngineError,
     SetupMismatch,
+    Step,
     Trace,
     call_engine,
     checked_observation,
@@ -43,6 +44,7 @@ from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import ACTION_KINDS, next_actions, setups
 from conformance.trimming import trim
+from conformance.unsettled import unsettled_from
 
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
@@ -94,10 +96,13 @@ def trace_differences(
 ) -> list[Difference]:
     """Every difference between two plays of one scenario, each field of
     each permanent or player once: where it first shows (after that, a
-    state that parted ways goes on differing)."""
+    state that parted ways goes on differing). Up to the first action whose
+    outcome the rules leave open (`conformance.unsettled`), not from it."""
     tokens = tokens_of(expected.scenario)
     moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
-    for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
+    settled = unsettled_from(expected) or len(expected.steps) + 1
+    pairs = zip(expected.steps[: settled - 1], observed.steps[: settled - 1], strict=True)
+    for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
         moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before, tokens))
     found: dict[tuple[str, str], Difference] = {}
@@ -143,6 +148,8 @@ def agreement_machine(
             self.game = call_engine(engine.name, "start", lambda: engine.start(setup), timeout)
             self.expected = self.expected_game.observe()
             self.observed = self.observe("start", lambda: self.game.observe())
+            self.initial = self.expected
+            self.steps: list[Step] = []
             problems = start_problems(setup, self.observed)
             if problems:
                 raise SetupMismatch(
@@ -153,6 +160,8 @@ def agreement_machine(
 
         @rule(data=st.data())
         def act(self, data: st.DataObject) -> None:
+            if self.unsettled():
+                return  # nothing is compared from an open outcome on
             action = data.draw(next_actions(self.expected, caps, _ACTIONS), label="action")
             self.actions.append(action)
             if isinstance(action, CreateToken):
@@ -160,6 +169,9 @@ def agreement_machine(
             what = f"action {len(self.actions)} ({type(action).__name__})"
             before, observed_before = self.expected, self.observed
             self.expected = self.expected_game.perform(action)
+            self.steps.append(Step(action, before, self.expected))
+            if self.unsettled():
+                return
             try:
                 self.observed = self.observe(what, lambda: self.game.perform(action))
             except Inexpressible:
@@ -174,6 +186,12 @@ def agreement_machine(
                 frozenset(self.tokens),
             )
             self.compare(moment)
+
+        def unsettled(self) -> bool:
+            """The reference engine's play so far reached an action whose
+            outcome the rules leave open (`conformance.unsettled`)."""
+            scenario = Scenario(self.played[-1][0], tuple(self.actions))
+            return unsettled_from(Trace(scenario, self.initial, tuple(self.steps))) is not None
 
         def observe(self, what: str, call: Callable[[], Any]) -> Observation:
             return checked_observation(

@@ -2,7 +2,9 @@
 
 Each deviation has a standalone script (phase-python only) that exits 0 while
 the engine still deviates and 1 once it follows the rule, and a scenario in
-our format on which the adapter and the reference engine disagree. A failure
+our format on which the adapter and the reference engine disagree (or, where
+the comparison stops because the rules leave the outcome open, which a
+property catches). A failure
 here means phase.rs changed: re-run the suite and update the report.
 """
 
@@ -25,6 +27,7 @@ from conformance.codec import loads_scenario
 from conformance.differential import trace_differences
 from conformance.properties import REGISTRY, Violation
 from conformance.running import play
+from conformance.unsettled import unsettled_from
 
 DEVIATIONS = Path(__file__).parent.parent / "reports" / "phase-rs" / "deviations"
 SCRIPTS = sorted(DEVIATIONS.glob("d*.py"))
@@ -52,6 +55,11 @@ def test_the_script_still_shows_the_deviation(script: Path) -> None:
 def test_the_adapter_disagrees_with_the_reference_on_the_scenario(script: Path) -> None:
     scenario = loads_scenario(script.with_suffix(".json").read_text())
     engine, reference = play(PhaseRsEngine(), scenario), play(ReferenceEngine(), scenario)
+    if unsettled_from(reference) is not None:
+        # The comparison stops where the rules leave the outcome open
+        # (docs/readings.md): a property must catch the deviation instead.
+        assert script.stem in dict(_named_properties()), "nothing catches it"
+        return
     found = trace_differences(reference, engine)
     assert found, "phase.rs now agrees with the reference on this scenario"
 

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine, Rules
 from adapters.reference.state import Card
 from conformance import actions as a
+from conformance.differential import trace_differences
 from conformance.observation import Event
 from conformance.properties import REGISTRY, Violation
+from conformance.properties.effects import phased_out_history
 from conformance.running import Trace, play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.unsettled import unsettled_by, unsettled_from
 
 AURA = {"types": ("enchantment",), "attachment": "aura"}
 EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
@@ -306,3 +310,65 @@ def test_reading_d_only_after_a_concede() -> None:
     trace = trace_of(NoSbaForAttachments, destroyed)
     for prop in ("no_aura_stays_unattached", "equipment_stays_when_unattached"):
         assert not passes(prop, trace)
+
+
+# The comparison with the reference engine stops where a reading may part
+# ways with it (conformance.unsettled), so it fails no reading either.
+
+
+class SbaAtOnce(Rules):
+    """Reading D, the other outcome: state-based actions checked right after
+    a Concede."""
+
+    def concede(self, action: a.Concede) -> None:
+        super().concede(action)
+        self.state_based_actions()
+
+
+@pytest.mark.parametrize(
+    ("rules", "scenario", "case"),
+    [
+        (LiteralReattach, host_out_when_attachment_returns(EQUIPMENT), "A"),
+        (PhasesInWhenHostLeaves, HOST_LEAVES, "B"),
+        (PhasedOutSourceNeverLeaves, source_leaves(source_phased_out=True), "C"),
+        (SbaAtOnce, LEAVER_HOST, "D"),
+    ],
+    ids=["a", "b", "c", "d"],
+)
+def test_the_comparison_fails_no_reading(rules: type[Rules], scenario: Scenario, case: str) -> None:
+    reference, other = trace_of(Rules, scenario), trace_of(rules, scenario)
+    assert [s.after for s in reference.steps] != [s.after for s in other.steps]
+    k = unsettled_from(reference)
+    assert k is not None
+    assert unsettled_by(reference.steps[k - 1], phased_out_history(reference)[k - 1]) == case
+    assert trace_differences(reference, other) == []
+
+
+@pytest.mark.parametrize(
+    ("scenario", "wrong"),
+    [
+        (source_leaves(source_phased_out=False), NeverReleases),
+        (Scenario(LEAVER_HOST.setup, (a.Destroy(0, "p1"), a.PassTurn())), NoSbaForAttachments),
+    ],
+    ids=["c-source-phased-in", "d-not-a-concede"],
+)
+def test_settled_outcomes_are_compared(scenario: Scenario, wrong: type[Rules]) -> None:
+    """Near misses of the open cases are compared to the end: a wrong
+    engine there is still told apart."""
+    reference = trace_of(Rules, scenario)
+    assert unsettled_from(reference) is None
+    assert trace_differences(reference, trace_of(wrong, scenario))
+
+
+def test_the_comparison_reports_what_differed_before_the_open_case() -> None:
+    """Only what comes from the open case on is set aside: a permanent
+    untapped by phasing out (702.26d) before reading B's concession."""
+    tapped = Permanent("p1", owner=2, controller=2, tapped=True, power=1, toughness=1)
+    scenario = Scenario(
+        Setup(players=3, permanents=(tapped, *HOST_LEAVES.setup.permanents[1:])),
+        HOST_LEAVES.actions,
+    )
+    reference = trace_of(Rules, scenario)
+    assert unsettled_from(reference) == 2
+    wrong = play(mutant_engine("phasing-out-untaps"), scenario)
+    assert [(d.subject, d.field) for d in trace_differences(reference, wrong)] == [("p1", "tapped")]

@@ -1,0 +1,95 @@
+"""Where the rules leave the outcome open, for the comparison with the
+reference engine (docs/readings.md).
+
+The properties accept every reading of an open case. The comparison can't:
+the reference engine implements one reading, and an engine that implements
+another parts ways with it from there on, in fields no certified rule
+settles. So the comparison stops at the first action whose outcome a
+reading can change, and compares nothing from that action on: the
+properties concerned go on judging the engine there.
+
+Each case is recognised from what the reference engine showed, with how
+each permanent phased out taken from the scenario's history
+(`phased_out_history`), so every engine's comparison stops at the same
+action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from conformance import actions as a
+from conformance.observation import Observation, PermanentView
+from conformance.properties.effects import Out, phased_out_history
+from conformance.properties.history import view
+from conformance.running import Step, Trace
+
+
+def unsettled_from(expected: Trace) -> int | None:
+    """The first action (1 for the first) whose outcome the rules leave
+    open, in the reference engine's play `expected` of a scenario; None if
+    every outcome is settled."""
+    history = phased_out_history(expected)
+    for k, step in enumerate(expected.steps, 1):
+        if unsettled_by(step, history[k - 1]) is not None:
+            return k
+    return None
+
+
+def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
+    """The case of docs/readings.md that `step` of the reference engine's
+    play leaves open, if any: "A", "B", "C" or "D". `out` says how each
+    permanent phased out was phased out before it."""
+    before, after = step.before, step.after
+    for pid, how in out.items():
+        host = view(after, how.host) if isinstance(how.host, str) else None
+        if how.cause == "direct" and _phased_out(host) and not _phased_out(view(after, pid)):
+            # A: 702.26i, a directly phased-out attachment phasing in while
+            # its host is phased out: attached (literal) or not (702.26b).
+            return "A"
+        host_left = isinstance(how.host, str) and not _on_battlefield(host)
+        if how.cause == "indirect" and host_left and _phased_out(view(after, pid)):
+            # B: 702.26g, an indirectly phased-out attachment whose host
+            # left the game: it stays out, or phases in unattached.
+            return "B"
+        source = how.until
+        gone = source is not None and not _on_battlefield(view(after, source))
+        if gone and _phased_out(view(before, source)):  # type: ignore[arg-type]
+            # C: 610.4, the source of "until" leaving while phased out.
+            return "C"
+    if isinstance(step.action, a.Concede) and _state_based_actions_pending(after):
+        # D: 704.3, nobody need receive priority after a concession; an
+        # engine may check state-based actions at once.
+        return "D"
+    return None
+
+
+def _phased_out(v: PermanentView | None) -> bool:
+    return v is not None and v.on_battlefield and v.phased_out
+
+
+def _phased_in(v: PermanentView | None) -> bool:
+    return v is not None and v.phased_in
+
+
+def _on_battlefield(v: PermanentView | None) -> bool:
+    return v is not None and v.on_battlefield
+
+
+def _state_based_actions_pending(obs: Observation) -> bool:
+    """`obs` shows what a check of state-based actions would change: a
+    phased-in attachment on something no longer there, phased out, or on a
+    player who left (704.5m, 704.5n), or a phased-in creature with
+    toughness 0 or less or lethal damage (704.5f, 704.5g)."""
+    left = {p.index for p in obs.players if not p.in_game}
+    for v in obs.permanents:
+        if not v.phased_in:
+            continue
+        host = v.attached_to
+        if isinstance(host, str) and not _phased_in(view(obs, host)):
+            return True
+        if isinstance(host, int) and host in left:
+            return True
+        if v.toughness is not None and (v.toughness <= 0 or 0 < v.toughness <= v.damage):
+            return True
+    return False
