@@ -8,7 +8,7 @@ import io
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,9 @@ import pytest
 
 from adapters.discovery import load_engine
 from adapters.reference import ReferenceEngine
+from conformance.actions import Action, PassTurn
 from conformance.cli.engine_check import CHECKS, check_engine, run_checks
+from conformance.observation import Observation
 from conformance.setup import Setup
 
 NODE_ENGINE = Path(__file__).resolve().parents[1] / "examples" / "node-engine" / "engine.json"
@@ -134,3 +136,43 @@ def test_a_crashing_engine_process_is_an_engine_error_per_check() -> None:
     assert text.count("engine error: ") == 2
     assert "exited with code 3" in text
     assert "faulty engine: committing crash" in text  # the tail of its stderr
+
+
+@dataclass
+class _DrawStepGame:
+    """A reference game shown as an engine that numbers turns from 100 and
+    draws a card in each draw step would show it."""
+
+    game: Any
+    draws: int = 0
+
+    def observe(self) -> Observation:
+        return self._shown(self.game.observe())
+
+    def perform(self, action: Action) -> Observation:
+        if isinstance(action, PassTurn):
+            self.draws += 1
+        return self._shown(self.game.perform(action))
+
+    def _shown(self, obs: Observation) -> Observation:
+        players = tuple(
+            replace(p, cards_drawn=p.cards_drawn + self.draws) if p.index == obs.active else p
+            for p in obs.players
+        )
+        return replace(obs, turn=obs.turn + 99, players=players)
+
+
+@dataclass(frozen=True)
+class DrawsInTheDrawStep:
+    name: str = "draws-in-the-draw-step"
+    version: str = "0"
+    capabilities: Any = ReferenceEngine().capabilities
+
+    def start(self, setup: Setup) -> _DrawStepGame:
+        return _DrawStepGame(ReferenceEngine().start(setup))
+
+
+def test_draw_step_draws_and_turn_numbers_are_not_held_against_an_engine() -> None:
+    """docs/observations.md: no certified rule governs them."""
+    out = io.StringIO()
+    assert run_checks(DrawsInTheDrawStep(), CHECKS, out, timeout=10) == 0, out.getvalue()
