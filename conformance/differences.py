@@ -213,6 +213,8 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
         subject = f"player {ra.index}"
         if "life" not in unreported and ra.life - rb.life != ea.life - eb.life:
             rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
+            if kind is a.PassTurn and not any(v.attacking for v in m.reference_before.permanents):
+                rules = ("603.10b",)  # no combat this turn: triggers alone change life
             gained = (f"{ra.life - rb.life:+d}", f"{ea.life - eb.life:+d}")
             out.append(Difference(m.where, subject, "life change", *gained, rules))
         # The draw step is the engine's own business: draws are compared

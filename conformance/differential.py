@@ -25,6 +25,7 @@ from adapters.protocol import Inexpressible, unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
 from conformance.catalog import CATALOG
+from conformance.checking import exercise_needed
 from conformance.codec import dumps, to_data
 from conformance.differences import Difference, Moment, differences
 from conformance.editions import translated
@@ -138,11 +139,14 @@ def agreement_machine(
 
     class AgreesWithReference(RuleBasedStateMachine):
         played: ClassVar[list[tuple[Setup, list[Action]]]] = []
+        #: Per run: whether it compared an action the reference carried out.
+        exercised: ClassVar[list[bool]] = []
 
         @initialize(setup=setups(caps, **_POSITIONS))
         def start(self, setup: Setup) -> None:
             self.actions: list[Action] = []
             self.played.append((setup, self.actions))
+            self.exercised.append(False)
             self.tokens = set(tokens_of(Scenario(setup, ())))
             self.expected_game = reference.start(setup)
             self.game = call_engine(engine.name, "start", lambda: engine.start(setup), timeout)
@@ -186,6 +190,8 @@ def agreement_machine(
                 frozenset(self.tokens),
             )
             self.compare(moment)
+            if self.expected.refused is None:
+                self.exercised[-1] = True
 
         def unsettled(self) -> bool:
             """The reference engine's play so far reached an action whose
@@ -222,7 +228,7 @@ def run_agreement(
     reported as such."""
     started = time.monotonic()
     unreported = unreported_observations(engine)
-    examples = 0
+    examples = exercised = 0
     found: list[tuple[list[Difference], Scenario]] = []
     known: set[Kind] = set()
 
@@ -243,7 +249,9 @@ def run_agreement(
                 continue
             except EngineError as e:
                 raise _Stopped(e, scenario) from e
-            shown = trace_differences(play(reference, scenario), observed, unreported)
+            expected = play(reference, scenario)
+            exercised += compares_a_carried_out_action(expected)
+            shown = trace_differences(expected, observed, unreported)
             if any(d.kind not in known for d in shown):
                 keep(shown, scenario)
         while len(found) < MAX_DISTINCT:
@@ -259,12 +267,13 @@ def run_agreement(
                 raise _Stopped(e, Scenario(setup, tuple(actions))) from e
             finally:
                 examples += len(machine.played)
+                exercised += sum(machine.exercised)
             break
     except _Stopped as e:
         if not found:
             return _engine_error(e.error, e.scenario, examples, started)
     if not found:
-        return PropertyResult(COMPARISON, (), "pass", examples, duration=_since(started))
+        return _passed(examples, exercised, exercise_needed(using), _since(started))
     return PropertyResult(
         COMPARISON,
         translated(_rules_of(d for shown, _ in found for d in shown), reference.edition),
@@ -273,6 +282,32 @@ def run_agreement(
         _message(found),
         to_data(found[0][1]),
         duration=_since(started),
+        exercised=exercised,
+    )
+
+
+def compares_a_carried_out_action(expected: Trace) -> bool:
+    """The comparison of the reference engine's play `expected` with an
+    engine's compares an action the reference engine carried out: before
+    any open case (`conformance.unsettled`), not refused."""
+    settled = unsettled_from(expected) or len(expected.steps) + 1
+    return any(s.after.refused is None for s in expected.steps[: settled - 1])
+
+
+def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> PropertyResult:
+    """Pass, or "not-exercised" when too few runs compared an action the
+    reference engine carried out: an engine is not certified on comparisons
+    of refusals and open cases alone."""
+    if exercised >= needed:
+        status, message = "pass", ""
+    else:
+        status = "not-exercised"
+        message = (
+            f"not exercised: {exercised} of {examples} runs compared an action the reference "
+            f"engine carried out, {needed} needed"
+        )
+    return PropertyResult(
+        COMPARISON, (), status, examples, message, duration=elapsed, exercised=exercised
     )
 
 

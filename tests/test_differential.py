@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import ReferenceEngine
+from conformance import actions as a
 from conformance.actions import DrawPerCreature, PassTurn
 from conformance.checking import profile
 from conformance.cli import main
@@ -19,6 +21,7 @@ from conformance.differences import Moment, differences
 from conformance.differential import (
     COMPARISON,
     _same_disagreement,
+    compares_a_carried_out_action,
     first_disagreement,
     run_agreement,
     trace_differences,
@@ -48,6 +51,21 @@ def test_differences_name_the_fields_and_their_rules() -> None:
     ]
     (missing,) = differences(Moment("at the start", _obs(out), _obs()))
     assert (missing.field, missing.rules) == ("listed", ("702.26d",))
+
+
+@pytest.mark.parametrize(
+    ("attacking", "rules"), [(False, ("603.10b",)), (True, ("603.10b", "506.4", "509.1h"))]
+)
+def test_a_life_change_in_a_turn_passed_names_combat_only_after_attacks(
+    attacking: bool, rules: tuple[str, ...]
+) -> None:
+    def obs(life: int) -> Observation:
+        attacker = PermanentView("p1", "battlefield", attacking=attacking)
+        return Observation(1, 0, (PlayerView(0), PlayerView(1, life=life)), (attacker,))
+
+    moment = Moment("after action 1 (PassTurn)", obs(20), obs(84), PassTurn(), obs(20), obs(20))
+    (found,) = differences(moment)
+    assert (found.field, found.rules) == ("life change", rules)
 
 
 def test_events_differ_as_multisets() -> None:
@@ -119,6 +137,28 @@ def test_reference_agrees_with_itself() -> None:
     result = run_agreement(ReferenceEngine(), using=profile("dev"), timeout=10)
     assert (result.property, result.status, result.counterexample) == (COMPARISON, "pass", None)
     assert result.rules == () and result.examples > 0
+    assert 0 < result.exercised <= result.examples
+
+
+def test_a_pass_is_earned_by_compared_actions_the_reference_carried_out() -> None:
+    """Runs of refused actions, or that reach an open case at once, compare
+    no carried-out action: too few such runs is "not exercised"."""
+    setup = Setup(permanents=(Permanent("p1", types=("land",), phased_out=PhasedOut("direct", 0)),))
+    refused = play(ReferenceEngine(), Scenario(setup, (a.PhaseOut(0, ("p1",)),)))
+    carried = play(ReferenceEngine(), Scenario(setup, (a.PassTurn(),)))
+    assert refused.steps[0].after.refused is not None
+    assert not compares_a_carried_out_action(refused)
+    assert compares_a_carried_out_action(carried)
+    thin = run_agreement(
+        ReferenceEngine(),
+        using=settings(profile("ci"), max_examples=100, phases=[]),
+        timeout=10,
+        replay=(refused.scenario,) * 3 + (carried.scenario,) * 9,
+    )
+    assert (thin.status, thin.exercised, thin.examples) == ("not-exercised", 9, 12)
+    assert "9 of 12 runs compared an action the reference engine carried out, 10 needed" in (
+        thin.message
+    )
 
 
 @pytest.fixture(scope="module")
