@@ -78,7 +78,7 @@ class Capability(StrEnum):
     #: `infect`): poison counters instead of life loss (702.90b), shown in
     #: `PlayerView.poison` (R2017-unpreventable).
     INFECT = "infect"
-    #: A spell with several targets, creatures and players (DamageEach).
+    #: A spell with several targets, creatures and players (TapAndDamage).
     MULTI_TARGET = "multi-target"
     #: Casting an Aura with "enchant player" (EnchantPlayer).
     CAST_AURAS = "cast-auras"
