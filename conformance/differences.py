@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
+from functools import partial
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
@@ -192,7 +193,21 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     if (ref is None) == (eng is None):
         return []
     rules = _REFUSAL_RULES.get(type(m.action), ())
+    if "R2017-haste" in rules:
+        # A phased-out permanent can't be used (R2017-nonexistent); a
+        # phased-in one that can't is summoning sick (R2017-haste).
+        out = any(v is not None and v.phased_out for v in map(partial(_before, m), _used(m)))
+        rules = tuple(r for r in rules if (r == "R2017-haste") != out)
     return [_diff(m, "", "refused", ref, eng, rules)]
+
+
+def _used(m: Moment) -> tuple[str, ...]:
+    """The permanents an `Activate` or `DeclareAttackers` uses."""
+    if isinstance(m.action, a.Activate):
+        return (m.action.source,)
+    if isinstance(m.action, a.DeclareAttackers):
+        return m.action.attackers
+    return ()
 
 
 def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
@@ -368,7 +383,7 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
         if action is a.PassTurn:
             return ("502.1",)
         if action in (a.Activate, a.DeclareAttackers):
-            return ("R2017-nonexistent", "R2017-haste")
+            return ("R2017-nonexistent",) if was_out else ("R2017-haste",)
         return ("702.26d",) if phased else ()
     if name == "attached_to":
         if action is a.PassTurn or phased:

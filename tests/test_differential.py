@@ -5,6 +5,7 @@ keeps its minimal scenario, and replays it (conformance.differential,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,23 @@ def test_a_life_change_in_a_turn_passed_names_combat_only_after_attacks(
     moment = Moment("after action 1 (PassTurn)", obs(20), obs(84), PassTurn(), obs(20), obs(20))
     (found,) = differences(moment)
     assert (found.field, found.rules) == ("life change", rules)
+
+
+@pytest.mark.parametrize(
+    ("phased_out", "rules"),
+    [(True, ("702.26b", "R2017-nonexistent")), (False, ("R2017-haste",))],
+    ids=["phased-out", "phased-in"],
+)
+def test_a_refused_activation_names_why_it_could_be_refused(
+    phased_out: bool, rules: tuple[str, ...]
+) -> None:
+    source = PermanentView("p1", "battlefield", phased_out=phased_out)
+    before = _obs(source)
+    refused = replace(before, refused="p1 can't be activated")
+    activate = a.Activate(0, "p1")
+    moment = Moment("after action 1 (Activate)", refused, before, activate, before, before)
+    (found,) = differences(moment)
+    assert (found.field, found.rules) == ("refused", rules)
 
 
 def test_events_differ_as_multisets() -> None:
