@@ -215,6 +215,27 @@ def test_replay_shows_the_disagreement(
     assert f"{COMPARISON}: agrees with the reference engine now" in capsys.readouterr().out
 
 
+def test_replay_shows_players_and_where_the_comparison_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The side-by-side lists each player's life, and marks the actions from
+    an open case on (docs/readings.md D: a concession) as not compared."""
+    setup = Setup(
+        players=3,
+        permanents=(
+            Permanent("p1", owner=2, controller=2, power=1, toughness=1),
+            Permanent("p2", types=("enchantment",), attachment="aura", attached_to="p1"),
+        ),
+    )
+    stored = tmp_path / f"{COMPARISON}.0123456789ab.json"
+    stored.write_text(dumps(Scenario(setup, (a.Concede(2), a.PassTurn()))))
+    assert main(["replay", str(stored), "--engine", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "player 2: life 20, left the game" in out
+    assert "after action 1 (Concede): not compared (the rules leave the outcome open" in out
+    assert "after action 2 (PassTurn): not compared" in out
+
+
 @pytest.mark.thorough
 def test_a_mutant_with_two_bugs_shows_both_differences() -> None:
     counts, triggers = MUTANTS["counts-phased-out"], MUTANTS["phasing-fires-zone-triggers"]
