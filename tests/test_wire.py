@@ -5,6 +5,8 @@ it and round-trips, and a malformed line is named, not a traceback."""
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,15 @@ from conformance import actions as a
 from conformance import wire
 from conformance.json_schema import protocol_schema
 from conformance.observation import Event, Observation, PermanentView, PlayerView
-from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.setup import (
+    BoostEffect,
+    ControlEffect,
+    Duration,
+    Permanent,
+    PhasedOut,
+    Setup,
+    SkipUntap,
+)
 
 SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "protocol.schema.json"
 SETUP = Setup(
@@ -104,3 +114,26 @@ def test_malformed_requests_are_named(line: str, says: str) -> None:
     with pytest.raises(wire.ProtocolError) as e:
         wire.decode_request(wire.parse_line(line))
     assert says in str(e.value)
+
+
+def _defaults_table() -> dict[str, str]:
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    return {m[1]: m[2] for m in re.finditer(r"^\| `(\w+)` \| (.*) \|$", text, re.M)}
+
+
+def _vocabulary_types() -> list[type]:
+    kinds = [Setup, Permanent, PhasedOut, ControlEffect, BoostEffect, Duration, SkipUntap]
+    kinds += [PermanentView, PlayerView, Event, Observation]
+    return kinds + [t for t in vars(a).values() if isinstance(t, type) and is_dataclass(t)]
+
+
+@pytest.mark.parametrize("kind", _vocabulary_types(), ids=lambda t: t.__name__)
+def test_the_protocol_doc_lists_every_default(kind: type) -> None:
+    """docs/protocol.md's table of omittable fields names each field with a
+    default, and its value as JSON: an engine author writes from it."""
+    row = _defaults_table().get(kind.__name__, "")
+    for f in fields(kind):
+        if f.default is not MISSING:
+            assert f"`{f.name}` `{json.dumps(f.default)}`" in row, (kind.__name__, f.name)
+        elif f.default_factory is not MISSING:
+            assert f"`{f.name}`" in row, (kind.__name__, f.name)
