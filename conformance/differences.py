@@ -25,6 +25,7 @@ from functools import partial
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
+from conformance.setup import DRAW_LIFE
 
 #: Fields of `PermanentView` compared as they are; `power` and `toughness`
 #: only while both engines show the creature phased in (the convention).
@@ -136,6 +137,9 @@ class Moment:
     reference_before: Observation | None = None
     engine_before: Observation | None = None
     tokens: frozenset[str] = frozenset()
+    #: Players whose life the engine's draw step may also have changed by
+    #: `DRAW_LIFE` (`conformance.draw_step`).
+    draw_step: frozenset[int] = frozenset()
 
 
 def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
@@ -226,7 +230,10 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
     )
     for rb, ra, eb, ea in players:
         subject = f"player {ra.index}"
-        if "life" not in unreported and ra.life - rb.life != ea.life - eb.life:
+        expected = {ra.life - rb.life}
+        if ra.index in m.draw_step:  # a draw step draw replaced by life
+            expected.add(ra.life - rb.life + DRAW_LIFE)
+        if "life" not in unreported and ea.life - eb.life not in expected:
             rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
             if kind is a.PassTurn and not any(v.attacking for v in m.reference_before.permanents):
                 rules = ("603.10b",)  # no combat this turn: triggers alone change life

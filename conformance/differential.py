@@ -28,6 +28,7 @@ from conformance.catalog import CATALOG
 from conformance.checking import exercise_needed
 from conformance.codec import dumps, to_data
 from conformance.differences import Difference, Moment, differences
+from conformance.draw_step import draw_step_gainers
 from conformance.editions import translated
 from conformance.observation import Observation
 from conformance.position import start_problems
@@ -105,7 +106,8 @@ def trace_differences(
     pairs = zip(expected.steps[: settled - 1], observed.steps[: settled - 1], strict=True)
     for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
-        moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before, tokens))
+        drew = draw_step_gainers(expected.scenario.setup, e)
+        moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before, tokens, drew))
     found: dict[tuple[str, str], Difference] = {}
     for moment in moments:
         for d in differences(moment, unreported):
@@ -188,6 +190,7 @@ def agreement_machine(
                 before,
                 observed_before,
                 frozenset(self.tokens),
+                draw_step_gainers(self.played[-1][0], self.steps[-1]),
             )
             self.compare(moment)
             if self.expected.refused is None:

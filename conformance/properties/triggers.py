@@ -12,6 +12,7 @@ from itertools import product
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.draw_step import draw_step_gainers
 from conformance.observation import PermanentView
 from conformance.properties.effects import controller_at, untap_step_controllers
 from conformance.properties.history import abilities, view
@@ -105,7 +106,9 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], se
     """Each phasing action k carried out, with who controlled what as its
     untap step began (PassTurn, `untap_step_controllers`; else empty), and
     the players whose life shows only triggered abilities there: not the
-    defender in a turn with combat damage (510), nor the controller of a
+    defender in a turn with combat damage (510), nor a player whose draw
+    step draw an opponent may replace with life (`draw_step_gainers`), nor
+    the controller of a
     permanent that left the battlefield in that step (its leaving may
     trigger, or hide that it phased in first: an Aura whose host is gone,
     704.5m). Control changes are no reason to skip a step: the triggers'
@@ -123,6 +126,8 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], se
             if defender is not None:
                 unseen.add(defender)
             defender = None
+            # The engine's draw step may change life too (`conformance.draw_step`).
+            unseen |= draw_step_gainers(trace.scenario.setup, step)
         untap = controllers.get(k, {})
         for b in step.before.permanents:
             c = view(step.after, b.id)
