@@ -111,6 +111,27 @@ class LegendRuleOnEnteringOnly(Rules):
 
 
 @mutant(
+    "legend-rule-sees-phased-out",
+    "702.26b",
+    "counts a phased-out legendary permanent for the legend rule, so its phased-in namesake "
+    "goes to the graveyard at the next priority, while the other is still phased out",
+    kills=("legend_rule_applies_once_a_legend_phases_in",),
+)
+class LegendRuleSeesPhasedOut(Rules):
+    def legend_rule(self) -> bool:
+        out = {
+            (c.controller, c.name)
+            for c in self.state.in_play()
+            if c.legendary and c.phased_out is not None
+        }
+        doomed = [
+            c for c in self.state.phased_in() if c.legendary and (c.controller, c.name) in out
+        ]
+        self.legends_die(doomed)
+        return super().legend_rule() or bool(doomed)
+
+
+@mutant(
     "phasing-in-counts-as-entering",
     "702.26d",
     "stamps a permanent that phases in with the turn it 'entered', so effects counting what "

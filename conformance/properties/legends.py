@@ -90,6 +90,47 @@ def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
                     yield step, pid, other
 
 
+def _legends_gone_beside_phased_out_namesakes(
+    trace: Trace,
+) -> Iterator[tuple[Step, str, list[str]]]:
+    """Each carried-out step in which a legendary permanent went to the
+    graveyard (or, a token, ceased to exist) while it was phased out, or
+    while every namesake of its controller was phased out before and after:
+    the legend rule saw a phased-out permanent (702.26b). In this property's
+    scenarios nothing else moves a permanent (no destruction, damage or
+    departure)."""
+    names = _legend_names(trace.scenario)
+    for step in trace.steps:
+        if step.after.refused is not None:
+            continue
+        for pid, name in names.items():
+            b, c = view(step.before, pid), view(step.after, pid)
+            if not (b and c and b.on_battlefield and c.zone in ("graveyard", "none")):
+                continue
+            if b.phased_out:
+                # Not if its controller's untap step may have phased it in
+                # first, nor an older edition's token ceasing (702.25k).
+                untapped = isinstance(step.action, a.PassTurn) and step.after.active in (
+                    b.controller,
+                    None,
+                )
+                if not untapped and not ceased_while_phased_out(step, pid):
+                    yield step, pid, [o for o, n in names.items() if o != pid and n == name]
+                continue
+            twins = {
+                o: (view(step.before, o), view(step.after, o))
+                for o, n in names.items()
+                if o != pid and n == name
+            }
+            mine = {o: (m, n) for o, (m, n) in twins.items() if m and m.controller == b.controller}
+            if mine and all(_out(m) and _out(n) for m, n in mine.values()):
+                yield step, pid, sorted(mine)
+
+
+def _out(v: PermanentView | None) -> bool:
+    return v is not None and v.on_battlefield and v.phased_out
+
+
 def _controller(before: PermanentView, after: PermanentView) -> int | None:
     """Its controller after a step, or as it left the battlefield in it."""
     return after.controller if after.on_battlefield else before.controller
@@ -164,7 +205,8 @@ def legend_rule_applies_once_a_legend_phases_in(trace: Trace) -> None:
     that phases in next to its namesake is not entering the battlefield
     (702.26d), but the state-based action applies at the next priority
     (704.3): the controller keeps one of the two, either, and the other goes
-    to its owner's graveyard."""
+    to its owner's graveyard. Until then neither goes: not the phased-out
+    one, nor its namesake for its sake (702.26b)."""
     names = _legend_names(trace.scenario)
     for step in trace.steps:
         if step.after.refused is not None:
@@ -177,6 +219,15 @@ def legend_rule_applies_once_a_legend_phases_in(trace: Trace) -> None:
                 f"player {player} keeps one legendary permanent named {name!r}",
                 f"{', '.join(ids)} all phased in",
             )
+    for step, pid, twins in _legends_gone_beside_phased_out_namesakes(trace):
+        expect(
+            False,
+            "702.26b",
+            f"{where(trace, step)}, {pid}",
+            f"{pid} stays: the legend rule ignores what is phased out "
+            f"({pid} or its namesakes {', '.join(twins)})",
+            f"{pid} {step.after.permanent(pid).zone}",
+        )
     for step, first, second in _legend_meetings(trace):
         shown = [step.after.permanent(first), step.after.permanent(second)]
         expect(
