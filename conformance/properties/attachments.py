@@ -30,6 +30,9 @@ LEAD = ("creature", "equipment", "aura")
 #: Phasing, "phases out until" (610.4) and destruction: hosts leave while
 #: attachments are out, and attachments wait on a host that waits itself.
 _PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destroy)
+#: Abilities that show attach and unattach triggers, and the engine's
+#: triggers where something phases (702.26j).
+_ATTACH_ABILITIES = ("attached", "unattached", "phases_out")
 
 
 def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
@@ -338,17 +341,34 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
 @rule_property(
     "702.26j",
     needs={C.TRIGGERS, C.AURAS},
-    scenarios=lambda caps: scenarios(
-        caps,
-        # Turns pass often (what phased out comes back at an untap step), and
-        # every ability drawn is an attach or unattach trigger, or a phasing
-        # one that shows the engine's triggers where something phases.
-        kinds=(a.PassTurn, a.PassTurn, a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
-        permanent_kinds=_ATTACHMENTS,
-        min_actions=4,
-        chains=True,
-        lead=LEAD,
-        abilities=("attached", "unattached", "phases_out"),
+    scenarios=lambda caps: st.one_of(
+        scenarios(
+            caps,
+            # Turns pass often (what phased out comes back at an untap step),
+            # and every ability drawn is an attach or unattach trigger, or a
+            # phasing one that shows the engine's triggers where something
+            # phases.
+            kinds=(a.PassTurn, a.PassTurn, a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
+            permanent_kinds=_ATTACHMENTS,
+            min_actions=4,
+            chains=True,
+            lead=LEAD,
+            abilities=_ATTACH_ABILITIES,
+        ),
+        # An attachment phased out on its own whose host leaves meanwhile
+        # phases in unattached, which is phasing, not becoming unattached
+        # (702.26i): random actions rarely build it (an injected bug in a
+        # blind engine, an "unattached" trigger there, passed ci).
+        plans.planned_scenarios(
+            caps,
+            plans.attachment_loses_host,
+            kinds=_PHASING,
+            permanent_kinds=_ATTACHMENTS,
+            max_actions=3,
+            chains=True,
+            lead=LEAD,
+            abilities=_ATTACH_ABILITIES,
+        ),
     ),
     exercised=_attach_triggers_while_phasing,
     reads={"events"},
