@@ -241,7 +241,9 @@ def test_a_mutant_with_two_bugs_shows_both_differences() -> None:
     counts, triggers = MUTANTS["counts-phased-out"], MUTANTS["phasing-fires-zone-triggers"]
     both = type("TwoBugs", (counts.rules, triggers.rules), {})
     engine = ReferenceEngine(name="two-bugs", rules=both)
-    result = run_agreement(engine, using=profile("ci"), timeout=10)
+    # Room beyond ci's 100: the comparison stops at open cases, and the
+    # second kind of difference is one random run among many.
+    result = run_agreement(engine, using=settings(profile("ci"), max_examples=300), timeout=10)
     assert result.status == "fail"
     assert {"702.26b", "R2017-no-etb-ltb"} <= set(result.rules), result.message
     assert "cards drawn" in result.message and "trigger events" in result.message
