@@ -338,38 +338,44 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
     )
 
 
+def _attach_scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
+    """Random scenarios of attachments with attach and unattach triggers,
+    two in three; else an attachment phased out on its own loses its host
+    and phases in later (`plans.attachment_loses_host`), which is phasing,
+    not becoming unattached (702.26i): random actions rarely build it, and
+    an injected bug in a blind engine (an "unattached" trigger there)
+    passed ci."""
+    random = scenarios(
+        caps,
+        # Turns pass often (what phased out comes back at an untap step),
+        # and every ability drawn is an attach or unattach trigger, or a
+        # phasing one that shows the engine's triggers where something
+        # phases.
+        kinds=(a.PassTurn, a.PassTurn, a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
+        permanent_kinds=_ATTACHMENTS,
+        min_actions=4,
+        chains=True,
+        lead=LEAD,
+        abilities=_ATTACH_ABILITIES,
+    )
+    losing_host = plans.planned_scenarios(
+        caps,
+        plans.attachment_loses_host,
+        kinds=_PHASING,
+        permanent_kinds=_ATTACHMENTS,
+        max_actions=3,
+        chains=True,
+        lead=LEAD,
+        abilities=_ATTACH_ABILITIES,
+    )
+    # one_of would draw each branch half the time (it merges equal ones).
+    return st.sampled_from((random, random, losing_host)).flatmap(lambda drawn: drawn)
+
+
 @rule_property(
     "702.26j",
     needs={C.TRIGGERS, C.AURAS},
-    scenarios=lambda caps: st.one_of(
-        scenarios(
-            caps,
-            # Turns pass often (what phased out comes back at an untap step),
-            # and every ability drawn is an attach or unattach trigger, or a
-            # phasing one that shows the engine's triggers where something
-            # phases.
-            kinds=(a.PassTurn, a.PassTurn, a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.Destroy),
-            permanent_kinds=_ATTACHMENTS,
-            min_actions=4,
-            chains=True,
-            lead=LEAD,
-            abilities=_ATTACH_ABILITIES,
-        ),
-        # An attachment phased out on its own whose host leaves meanwhile
-        # phases in unattached, which is phasing, not becoming unattached
-        # (702.26i): random actions rarely build it (an injected bug in a
-        # blind engine, an "unattached" trigger there, passed ci).
-        plans.planned_scenarios(
-            caps,
-            plans.attachment_loses_host,
-            kinds=_PHASING,
-            permanent_kinds=_ATTACHMENTS,
-            max_actions=3,
-            chains=True,
-            lead=LEAD,
-            abilities=_ATTACH_ABILITIES,
-        ),
-    ),
+    scenarios=_attach_scenarios,
     exercised=_attach_triggers_while_phasing,
     reads={"events"},
 )
