@@ -73,21 +73,17 @@ def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
     rule), while namesake M, phased in before, was not phased out after and
     had the same controller as L then: the two met under the legend rule."""
     names = _legend_names(trace.scenario)
-    for step in trace.steps:
-        if step.after.refused is not None:
+    for step, pid, name, b, c in _legend_views(trace):
+        if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
             continue
-        for pid, name in names.items():
-            b, c = view(step.before, pid), view(step.after, pid)
-            if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
-                continue
-            if ceased_while_phased_out(step, pid):
-                continue  # never phased in: an older edition's token (702.25k)
-            for other, other_name in names.items():
-                m, n = view(step.before, other), view(step.after, other)
-                met = other != pid and other_name == name and m and n and m.phased_in
-                met = met and not ceased_while_phased_out(step, other)
-                if met and not n.phased_out and _controller(m, n) == _controller(b, c):  # type: ignore[arg-type]
-                    yield step, pid, other
+        if ceased_while_phased_out(step, pid):
+            continue  # never phased in: an older edition's token (702.25k)
+        for other, other_name in names.items():
+            m, n = view(step.before, other), view(step.after, other)
+            met = other != pid and other_name == name and m and n and m.phased_in
+            met = met and not ceased_while_phased_out(step, other)
+            if met and not n.phased_out and _controller(m, n) == _controller(b, c):  # type: ignore[arg-type]
+                yield step, pid, other
 
 
 def _legends_gone_beside_phased_out_namesakes(
@@ -100,31 +96,39 @@ def _legends_gone_beside_phased_out_namesakes(
     scenarios nothing else moves a permanent (no destruction, damage or
     departure)."""
     names = _legend_names(trace.scenario)
-    for step in trace.steps:
-        if step.after.refused is not None:
+    for step, pid, name, b, c in _legend_views(trace):
+        if not (b and c and b.on_battlefield and c.zone in ("graveyard", "none")):
             continue
-        for pid, name in names.items():
-            b, c = view(step.before, pid), view(step.after, pid)
-            if not (b and c and b.on_battlefield and c.zone in ("graveyard", "none")):
-                continue
-            if b.phased_out:
-                # Not if its controller's untap step may have phased it in
-                # first, nor an older edition's token ceasing (702.25k).
-                untapped = isinstance(step.action, a.PassTurn) and step.after.active in (
-                    b.controller,
-                    None,
-                )
-                if not untapped and not ceased_while_phased_out(step, pid):
-                    yield step, pid, [o for o, n in names.items() if o != pid and n == name]
-                continue
-            twins = {
-                o: (view(step.before, o), view(step.after, o))
-                for o, n in names.items()
-                if o != pid and n == name
-            }
-            mine = {o: (m, n) for o, (m, n) in twins.items() if m and m.controller == b.controller}
-            if mine and all(_out(m) and _out(n) for m, n in mine.values()):
-                yield step, pid, sorted(mine)
+        if b.phased_out:
+            # Not if its controller's untap step may have phased it in
+            # first, nor an older edition's token ceasing (702.25k).
+            untapped = isinstance(step.action, a.PassTurn) and step.after.active in (
+                b.controller,
+                None,
+            )
+            if not untapped and not ceased_while_phased_out(step, pid):
+                yield step, pid, [o for o, n in names.items() if o != pid and n == name]
+            continue
+        twins = {
+            o: (view(step.before, o), view(step.after, o))
+            for o, n in names.items()
+            if o != pid and n == name
+        }
+        mine = {o: (m, n) for o, (m, n) in twins.items() if m and m.controller == b.controller}
+        if mine and all(_out(m) and _out(n) for m, n in mine.values()):
+            yield step, pid, sorted(mine)
+
+
+def _legend_views(
+    trace: Trace,
+) -> Iterator[tuple[Step, str, str, PermanentView | None, PermanentView | None]]:
+    """Each carried-out step, with each legendary permanent of the setup:
+    its name and how it was shown before and after the step."""
+    names = _legend_names(trace.scenario)
+    for step in trace.steps:
+        if step.after.refused is None:
+            for pid, name in names.items():
+                yield step, pid, name, view(step.before, pid), view(step.after, pid)
 
 
 def _out(v: PermanentView | None) -> bool:
