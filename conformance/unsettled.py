@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history
-from conformance.properties.history import view
+from conformance.properties.history import shown_phased_out, view
 from conformance.running import Step, Trace
 
 
@@ -43,18 +43,19 @@ def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
     before, after = step.before, step.after
     for pid, how in out.items():
         host = view(after, how.host) if isinstance(how.host, str) else None
-        if how.cause == "direct" and _phased_out(host) and not _phased_out(view(after, pid)):
+        still_out = shown_phased_out(view(after, pid))
+        if how.cause == "direct" and shown_phased_out(host) and not still_out:
             # A: 702.26i, a directly phased-out attachment phasing in while
             # its host is phased out: attached (literal) or not (702.26b).
             return "A"
         host_left = isinstance(how.host, str) and not _on_battlefield(host)
-        if how.cause == "indirect" and host_left and _phased_out(view(after, pid)):
+        if how.cause == "indirect" and host_left and still_out:
             # B: 702.26g, an indirectly phased-out attachment whose host
             # left the game: it stays out, or phases in unattached.
             return "B"
         source = how.until
         gone = source is not None and not _on_battlefield(view(after, source))
-        if gone and _phased_out(view(before, source)):  # type: ignore[arg-type]
+        if gone and shown_phased_out(view(before, source)):  # type: ignore[arg-type]
             # C: 610.4, the source of "until" leaving while phased out.
             return "C"
     if isinstance(step.action, a.Concede) and _state_based_actions_pending(after):
@@ -62,10 +63,6 @@ def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
         # engine may check state-based actions at once.
         return "D"
     return None
-
-
-def _phased_out(v: PermanentView | None) -> bool:
-    return v is not None and v.on_battlefield and v.phased_out
 
 
 def _phased_in(v: PermanentView | None) -> bool:

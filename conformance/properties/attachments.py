@@ -17,7 +17,12 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history, sba_may_wait
-from conformance.properties.history import view, was_in_went_out, was_out_came_in
+from conformance.properties.history import (
+    shown_phased_out,
+    view,
+    was_in_went_out,
+    was_out_came_in,
+)
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
@@ -315,8 +320,7 @@ def _unattached_by_sba(trace: Trace, k: int, pid: str) -> bool:
     out = phased_out_history(trace)[k - 1].get(pid)
     if out is None or out.cause != "direct" or not isinstance(out.host, str):
         return False
-    host = view(trace.steps[k - 1].after, out.host)
-    return host is not None and host.on_battlefield and host.phased_out
+    return shown_phased_out(view(trace.steps[k - 1].after, out.host))
 
 
 def _attach_triggers_while_phasing(trace: Trace) -> bool:

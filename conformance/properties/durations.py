@@ -24,6 +24,7 @@ from conformance.properties.effects import (
 )
 from conformance.properties.history import (
     owners,
+    shown_phased_out,
     untap_steps,
     view,
 )
@@ -50,7 +51,7 @@ def _boost_ended_while_out(trace: Trace) -> bool:
     obs = observations(trace)
     for e, end in boosts(trace):
         for pid in e.targets:
-            if end is None or end == 0 or not _out(view(obs[end - 1], pid)):
+            if end is None or end == 0 or not shown_phased_out(view(obs[end - 1], pid)):
                 continue
             for k in range(end, len(obs)):
                 v = view(obs[k], pid)
@@ -59,10 +60,6 @@ def _boost_ended_while_out(trace: Trace) -> bool:
                 if v.phased_in and v.power is not None and expected_pt(trace, k, pid):
                     return True
     return False
-
-
-def _out(v: PermanentView | None) -> bool:
-    return v is not None and v.on_battlefield and v.phased_out
 
 
 @rule_property(
@@ -202,7 +199,7 @@ def _never_started(trace: Trace) -> bool:
         if not isinstance(x, a.GainControl) or step.after.refused is not None or not (b and c):
             continue
         anchor = view(step.before, x.duration.of) if x.duration.of is not None else None
-        if _out(anchor) and c.controller == b.controller:
+        if shown_phased_out(anchor) and c.controller == b.controller:
             never = True
         elif c.controller != b.controller:
             changed = True

@@ -84,6 +84,11 @@ def view(obs: Observation, pid: str) -> PermanentView | None:
         return None
 
 
+def shown_phased_out(v: PermanentView | None) -> bool:
+    """`v` (a `view`, None if not shown) is on the battlefield, phased out."""
+    return v is not None and v.on_battlefield and v.phased_out
+
+
 def until_waiting(scenario: Scenario) -> set[str]:
     """Permanents that phased out 'until' something (610.4), from the setup
     and PhaseOutUntil actions."""

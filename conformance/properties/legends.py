@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
-from conformance.properties.history import ceased_while_phased_out, view
+from conformance.properties.history import ceased_while_phased_out, shown_phased_out, view
 from conformance.properties.leads import turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -115,7 +115,7 @@ def _legends_gone_beside_phased_out_namesakes(
             if o != pid and n == name
         }
         mine = {o: (m, n) for o, (m, n) in twins.items() if m and m.controller == b.controller}
-        if mine and all(_out(m) and _out(n) for m, n in mine.values()):
+        if mine and all(shown_phased_out(m) and shown_phased_out(n) for m, n in mine.values()):
             yield step, pid, sorted(mine)
 
 
@@ -129,10 +129,6 @@ def _legend_views(
         if step.after.refused is None:
             for pid, name in names.items():
                 yield step, pid, name, view(step.before, pid), view(step.after, pid)
-
-
-def _out(v: PermanentView | None) -> bool:
-    return v is not None and v.on_battlefield and v.phased_out
 
 
 def _controller(before: PermanentView, after: PermanentView) -> int | None:
