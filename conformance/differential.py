@@ -46,7 +46,7 @@ from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import ACTION_KINDS, next_actions, setups
 from conformance.trimming import trim
-from conformance.unsettled import unsettled_from
+from conformance.unsettled import settled_steps, unsettled_from
 
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
@@ -102,8 +102,8 @@ def trace_differences(
     outcome the rules leave open (`conformance.unsettled`), not from it."""
     tokens = tokens_of(expected.scenario)
     moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
-    settled = unsettled_from(expected) or len(expected.steps) + 1
-    pairs = zip(expected.steps[: settled - 1], observed.steps[: settled - 1], strict=True)
+    settled = settled_steps(expected)
+    pairs = zip(settled, observed.steps[: len(settled)], strict=True)
     for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
         drew = draw_step_gainers(expected.scenario.setup, e)
@@ -156,6 +156,7 @@ def agreement_machine(
             self.observed = self.observe("start", lambda: self.game.observe())
             self.initial = self.expected
             self.steps: list[Step] = []
+            self.open = False
             problems = start_problems(setup, self.observed)
             if problems:
                 raise SetupMismatch(
@@ -166,7 +167,7 @@ def agreement_machine(
 
         @rule(data=st.data())
         def act(self, data: st.DataObject) -> None:
-            if self.unsettled():
+            if self.open:
                 return  # nothing is compared from an open outcome on
             action = data.draw(next_actions(self.expected, caps, _ACTIONS), label="action")
             self.actions.append(action)
@@ -176,7 +177,8 @@ def agreement_machine(
             before, observed_before = self.expected, self.observed
             self.expected = self.expected_game.perform(action)
             self.steps.append(Step(action, before, self.expected))
-            if self.unsettled():
+            self.open = self.unsettled()
+            if self.open:
                 return
             try:
                 self.observed = self.observe(what, lambda: self.game.perform(action))
@@ -293,8 +295,7 @@ def compares_a_carried_out_action(expected: Trace) -> bool:
     """The comparison of the reference engine's play `expected` with an
     engine's compares an action the reference engine carried out: before
     any open case (`conformance.unsettled`), not refused."""
-    settled = unsettled_from(expected) or len(expected.steps) + 1
-    return any(s.after.refused is None for s in expected.steps[: settled - 1])
+    return any(s.after.refused is None for s in settled_steps(expected))
 
 
 def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> PropertyResult:

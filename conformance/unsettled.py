@@ -36,6 +36,13 @@ def unsettled_from(expected: Trace) -> int | None:
     return None
 
 
+def settled_steps(expected: Trace) -> tuple[Step, ...]:
+    """The steps of the reference engine's play `expected` before its first
+    open case (`unsettled_from`): those the comparison compares."""
+    k = unsettled_from(expected)
+    return expected.steps if k is None else expected.steps[: k - 1]
+
+
 def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
     """The case of docs/readings.md that `step` of the reference engine's
     play leaves open, if any: "A", "B", "C" or "D". `out` says how each
