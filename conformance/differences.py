@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
-from functools import partial
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
@@ -200,7 +199,7 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     if "R2017-haste" in rules:
         # A phased-out permanent can't be used (R2017-nonexistent); a
         # phased-in one that can't is summoning sick (R2017-haste).
-        out = any(v is not None and v.phased_out for v in map(partial(_before, m), _used(m)))
+        out = any((v := _before(m, pid)) is not None and v.phased_out for pid in _used(m))
         rules = tuple(r for r in rules if (r == "R2017-haste") != out)
     return [_diff(m, "", "refused", ref, eng, rules)]
 
