@@ -81,13 +81,18 @@ class Engine(Protocol):
         ...
 
 
+def wants_actions(engine: Any) -> bool:
+    """Whether `engine` starts its games knowing their actions: it has the
+    optional `start_scenario`."""
+    return callable(getattr(engine, "start_scenario", None))
+
+
 def start_game(engine: Any, scenario: Scenario) -> Any:
     """A new game of `engine` in `scenario`'s position, for its actions: by
     the engine's optional `start_scenario(scenario)`, else by
     `start(scenario.setup)`."""
-    start_scenario = getattr(engine, "start_scenario", None)
-    if callable(start_scenario):
-        return start_scenario(scenario)
+    if wants_actions(engine):
+        return engine.start_scenario(scenario)
     return engine.start(scenario.setup)
 
 

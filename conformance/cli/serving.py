@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from adapters.discovery import load_engine
-from adapters.protocol import Inexpressible, missing_capabilities, start_game
+from adapters.protocol import Inexpressible, missing_capabilities, start_game, wants_actions
 from conformance import __version__, wire
 from conformance.scenario import Scenario
 
@@ -81,7 +81,7 @@ def engine_info(engine: Any) -> wire.EngineInfo:
             for c, reason in sorted(missing_capabilities(engine).items())
         ),
         unreported=tuple(sorted(getattr(engine, "unreported", ()) or ())),
-        wants_actions=callable(getattr(engine, "start_scenario", None)),
+        wants_actions=wants_actions(engine),
     )
 
 
