@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.actions import Action, action_needs
+from conformance.actions import Action, GainControl, action_needs
 from conformance.capabilities import Capability
 from conformance.setup import Setup
 
@@ -19,4 +19,16 @@ class Scenario:
         need = set(self.setup.capabilities())
         for action in self.actions:
             need |= action_needs(action)
+            if self._anchor_of_another(action):
+                need.add(Capability.CONTROL_AS_LONG_AS_OTHER)
         return frozenset(need)
+
+    def _anchor_of_another(self, action: Action) -> bool:
+        """A "for as long as you control X" whose X its caster didn't control
+        at the start (611.2b: the duration may never start). Judged on the
+        setup alone: an X the caster lost or phased out later is the
+        adapter's to refuse as inexpressible, as it plays the action."""
+        if not isinstance(action, GainControl) or action.duration.of is None:
+            return False
+        start = {p.id: p.controller for p in self.setup.permanents}
+        return start.get(action.duration.of) != action.player

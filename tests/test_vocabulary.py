@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.reference import ReferenceEngine
-from conformance.actions import PLAYER_ACTION_TYPES, PassTurn
+from conformance.actions import PLAYER_ACTION_TYPES, GainControl, PassTurn
 from conformance.capabilities import ALL_CAPABILITIES, Capability
 from conformance.codec import DecodeError, dumps, from_data, loads_scenario, to_data
 from conformance.legality import InvalidScenario, check_setup, setup_problems
 from conformance.observation import Observation
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.setup import Duration, Permanent, PhasedOut, Setup
 from conformance.strategies import scenarios
 
 SOME_CAPS = st.sets(st.sampled_from(sorted(Capability))).map(frozenset)
@@ -74,3 +74,15 @@ def test_player_actions_round_trip_and_play(scenario: Scenario) -> None:
     assert scenario.capabilities() <= ALL_CAPABILITIES
     for step in play(ReferenceEngine(), scenario).steps:
         assert from_data(Observation, to_data(step.after)) == step.after
+
+
+def test_a_duration_naming_another_players_permanent_needs_its_capability() -> None:
+    """611.2b: "for as long as you control X" with an X its caster doesn't
+    control never starts; an engine without that capability must not be
+    handed the scenario, however it was written."""
+    setup = Setup(permanents=(Permanent("p1", 0, 0), Permanent("p2", 1, 1)))
+    own = Scenario(setup, (GainControl(0, "p2", Duration("as_long_as_you_control", "p1")),))
+    other = Scenario(setup, (GainControl(0, "p2", Duration("as_long_as_you_control", "p2")),))
+    assert Capability.CONTROL_AS_LONG_AS in own.capabilities()
+    assert Capability.CONTROL_AS_LONG_AS_OTHER not in own.capabilities()
+    assert Capability.CONTROL_AS_LONG_AS_OTHER in other.capabilities()
