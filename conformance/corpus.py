@@ -52,6 +52,12 @@ def counterexample_name(prop: str, scenario: Scenario) -> str:
     return f"{prop}.{digest}.json"
 
 
+def corpus_file(prop: str, scenario: Scenario) -> str:
+    """Where a report directory keeps a counterexample of `prop`, relative
+    to it."""
+    return f"{CORPUS_DIRNAME}/{counterexample_name(prop, scenario)}"
+
+
 def property_of(path: Path) -> str:
     """The property a corpus file belongs to, from its name."""
     return path.name.split(".", 1)[0]
@@ -67,15 +73,19 @@ class Corpus:
     def replay_for(self, prop: str) -> tuple[Scenario, ...]:
         return tuple(self.scenarios.get(prop, ()))
 
-    def keep(self, result: PropertyResult) -> Path | None:
-        """Store the counterexample of a failed result; the file's path."""
-        if self.directory is None or result.counterexample is None:
-            return None
-        scenario = from_data(Scenario, result.counterexample)
-        path = self.directory / counterexample_name(result.property, scenario)
-        if path.is_symlink() or not path.exists():
-            write_text_atomically(path, dumps(scenario))
-        return path
+    def keep(self, result: PropertyResult) -> list[Path]:
+        """Store the counterexamples of a failed result (the comparison's
+        further ones too); their files' paths."""
+        if self.directory is None:
+            return []
+        paths = []
+        for data in result.scenarios():
+            scenario = from_data(Scenario, data)
+            path = self.directory / counterexample_name(result.property, scenario)
+            if path.is_symlink() or not path.exists():
+                write_text_atomically(path, dumps(scenario))
+            paths.append(path)
+        return paths
 
 
 def read_limited(path: Path, limit: int) -> str:
@@ -275,4 +285,5 @@ def decode_result(data: Any) -> PropertyResult:
         duration=data.get("duration", 0.0),
         exercised=data.get("exercised", 0),
         refusals=data.get("refusals", 0),
+        further=tuple(data.get("further", ())),
     )

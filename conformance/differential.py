@@ -288,6 +288,7 @@ def run_agreement(
         to_data(found[0][1]),
         duration=_since(started),
         exercised=exercised,
+        further=tuple(to_data(scenario) for _, scenario in found[1:]),
     )
 
 

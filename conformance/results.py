@@ -25,7 +25,11 @@ class PropertyResult:
     `exercised` counts the examples whose trace showed the engine doing what
     the rule is about (the property's `exercised` predicate): a property
     passes only when enough did, else it is "not-exercised". `refusals`
-    counts the actions the engine refused, over all examples."""
+    counts the actions the engine refused, over all examples.
+
+    `further` holds the stateful comparison's minimal scenarios for its
+    further kinds of difference (JSON data, in the message's order), so each
+    is kept in the corpus and replayable, not only quoted in the message."""
 
     property: str
     rules: tuple[str, ...]
@@ -37,3 +41,8 @@ class PropertyResult:
     duration: float = 0.0
     exercised: int = 0
     refusals: int = 0
+    further: tuple[Any, ...] = ()
+
+    def scenarios(self) -> tuple[Any, ...]:
+        """Every counterexample, the shrunk one first (JSON data)."""
+        return () if self.counterexample is None else (self.counterexample, *self.further)

@@ -223,7 +223,7 @@ def shard(index: int, count: int = 2, **changes: object) -> dict:
         f"{index}/{count}",
     )
     report = build_report(
-        results, info, {PROP: f"counterexamples/{PROP}.abc.json"} if index == 1 else {}
+        results, info, {PROP: [f"counterexamples/{PROP}.abc.json"]} if index == 1 else {}
     )
     report.update(changes)
     return report

@@ -83,7 +83,7 @@ def test_schema_is_a_valid_json_schema() -> None:
 
 
 def test_report_validates_and_reads_back() -> None:
-    report = build_report(RESULTS, info(), {"untaps_after": "counterexamples/u.json"}, Path("r"))
+    report = build_report(RESULTS, info(), {"untaps_after": ["counterexamples/u.json"]}, Path("r"))
     validate(report)
     assert results_of(report) == [
         PropertyResult(
@@ -272,3 +272,49 @@ def test_a_rule_failing_through_a_shared_property_says_which_rule_was_violated(
     md = (tmp_path / "shared" / "report.md").read_text()
     assert "❌ fail (a property it shares failed on 702.26d)" in md
     assert md.count("a property it shares failed") == 1
+
+
+def test_each_difference_of_the_comparison_has_its_replay(tmp_path: Path) -> None:
+    """The comparison's message quotes its further scenarios, and a long
+    message is cut; the report also keeps each whole, with its replay."""
+    second = Scenario(Setup(players=3, permanents=(Permanent("p2", phasing=1),)))
+    compared = PropertyResult(
+        "agrees_with_reference",
+        ("702.26a", "800.4a"),
+        "fail",
+        12,
+        "after action 1 (PassTurn): p1 tapped: reference True, engine False\n"
+        "after action 1 (Concede): p2 controller: reference 1, engine 2 (rules 800.4a)",
+        to_data(SCENARIO),
+        further=(to_data(second),),
+    )
+    files = {compared.property: ["counterexamples/a.json", "counterexamples/b.json"]}
+    report = build_report([compared], info(), files, Path("r"))
+    validate(report)
+    failure = report["properties"][0]["failure"]
+    assert failure["further"] == [
+        {
+            "scenario": to_data(second),
+            "scenario_file": "counterexamples/b.json",
+            "replay": "phasecert replay r/counterexamples/b.json --engine mutant:x",
+        }
+    ]
+    assert results_of(report)[0].further == (to_data(second),)
+    write_reports(report, tmp_path / "mutant_x", tmp_path)
+    replay = "phasecert replay r/counterexamples/b.json --engine mutant:x"
+    assert (
+        f"**Replay of difference 2:** `{replay}`" in (tmp_path / "mutant_x/report.md").read_text()
+    )
+    assert f"Replay of difference 2: {replay}" in (tmp_path / "mutant_x/junit.xml").read_text()
+
+
+def test_replay_commands_load_the_engine_as_it_was_given() -> None:
+    """An engine given as `module:Factory` or `stdio:CMD` has a name that
+    `phasecert replay --engine` can't load: the command uses the spec."""
+    spec = "stdio:java -jar my-engine.jar"
+    given = RunInfo(**{**info().__dict__, "engine": "my-engine", "engine_spec": spec})
+    report = build_report(RESULTS, given, {"untaps_after": ["counterexamples/u.json"]}, Path("r"))
+    validate(report)
+    failed = next(p for p in report["properties"] if p["name"] == "untaps_after")["failure"]
+    assert failed["replay"] == f"phasecert replay r/counterexamples/u.json --engine '{spec}'"
+    assert report["engine"]["spec"] == spec

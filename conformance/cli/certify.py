@@ -40,7 +40,7 @@ from conformance.cli.checks import (
 from conformance.cli.isolation import run_isolated
 from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
-from conformance.corpus import CORPUS_DIRNAME, counterexample_name, example_database, load_corpus
+from conformance.corpus import CORPUS_DIRNAME, corpus_file, example_database, load_corpus
 from conformance.differential import COMPARISON
 from conformance.editions import CATALOGS, CURRENT
 from conformance.escaping import cut, for_terminal
@@ -148,6 +148,7 @@ def certify(args: argparse.Namespace) -> int:
         raise UsageFailure(f"the pytest run stopped with {code!r}; see its message above")
     info = RunInfo(
         engine=engine.name,
+        engine_spec=None if args.engine == engine.name else args.engine,
         engine_version=str(engine.version),
         capabilities=tuple(sorted(engine.capabilities)),
         missing={c.value: why for c, why in missing_capabilities(engine).items()},
@@ -161,9 +162,8 @@ def certify(args: argparse.Namespace) -> int:
         edition=args.edition,
     )
     files = {
-        r.property: f"{CORPUS_DIRNAME}/{counterexample_name(r.property, _scenario(r))}"
+        r.property: [corpus_file(r.property, from_data(Scenario, data)) for data in r.scenarios()]
         for r in watcher.results
-        if r.counterexample is not None
     }
     report = build_report(watcher.results, info, files, out)
     return conclude(report, watcher.results, out, baseline, args)
@@ -184,10 +184,6 @@ def _exit_code(code: int) -> pytest.ExitCode | int:
         return pytest.ExitCode(code)
     except ValueError:
         return code
-
-
-def _scenario(result: PropertyResult) -> Scenario:
-    return from_data(Scenario, result.counterexample)
 
 
 def checked_baseline(args: argparse.Namespace) -> Baseline | None:

@@ -27,7 +27,7 @@ from conformance.cli.certify import (
 )
 from conformance.cli.checks import UsageFailure, writable_directory
 from conformance.codec import DecodeError, dumps, from_data
-from conformance.corpus import CORPUS_DIRNAME, counterexample_name, read_limited
+from conformance.corpus import corpus_file, read_limited
 from conformance.differential import COMPARISON
 from conformance.editions import ALL_RULE_IDS
 from conformance.escaping import cut
@@ -61,21 +61,21 @@ def merge(args: argparse.Namespace) -> int:
     writable_directory(out, "--out")
     clean_up_after_killed_runs(out, args.matrix)
     results: dict[str, PropertyResult] = {}
-    scenarios: dict[str, Scenario] = {}
+    scenarios: dict[str, list[Scenario]] = {}
     for path, report in shards:
         for result in results_of(report):
             result = dataclasses.replace(result, message=cut(result.message))
             if result.property in results:
                 raise BadShard(f"{path}: {result.property} is in another shard as well")
             results[result.property] = result
-            if result.counterexample is not None:
-                scenarios[result.property] = _scenario(path, result)
-    files = {}
-    for prop, scenario in scenarios.items():
-        files[prop] = f"{CORPUS_DIRNAME}/{counterexample_name(prop, scenario)}"
-        target = out / files[prop]
-        if target.is_symlink() or not target.exists():  # a planted link is replaced
-            write_text_atomically(target, dumps(scenario))
+            scenarios[result.property] = [_scenario(path, result, d) for d in result.scenarios()]
+    files: dict[str, list[str]] = {}
+    for prop, found in scenarios.items():
+        files[prop] = [corpus_file(prop, scenario) for scenario in found]
+        for name, scenario in zip(files[prop], found, strict=True):
+            target = out / name
+            if target.is_symlink() or not target.exists():  # a planted link is replaced
+                write_text_atomically(target, dumps(scenario))
     info = RunInfo(
         engine=engine,
         engine_version=first["engine"]["version"],
@@ -89,14 +89,15 @@ def merge(args: argparse.Namespace) -> int:
         rules=tuple(first["selection"]["rules"]),
         machine=first["machine"],
         edition=edition,
+        engine_spec=first["engine"].get("spec"),
     )
     merged = build_report(list(results.values()), info, files, out)
     return conclude(merged, list(results.values()), out, baseline, args)
 
 
-def _scenario(path: Path, result: PropertyResult) -> Scenario:
+def _scenario(path: Path, result: PropertyResult, data: Any) -> Scenario:
     try:
-        scenario = from_data(Scenario, result.counterexample)
+        scenario = from_data(Scenario, data)
         check_setup(scenario.setup)
     except (DecodeError, InvalidScenario, RecursionError) as e:
         raise BadShard(f"{path}: {result.property}: its counterexample is not valid: {e}") from None

@@ -66,6 +66,9 @@ class RunInfo:
     unreported: tuple[str, ...] = ()
     #: The edition of the rules certified (conformance.editions).
     edition: Edition = CURRENT
+    #: `--engine` as given (`module:Factory`, `stdio:CMD`, a name), which
+    #: the replay commands need; None: the engine's name loads it.
+    engine_spec: str | None = None
 
 
 def edition_of(report: dict[str, Any]) -> Edition:
@@ -112,11 +115,12 @@ def split_violation(status: Status, message: str) -> dict[str, str]:
 def build_report(
     results: Sequence[PropertyResult],
     info: RunInfo,
-    files: dict[str, str] | None = None,
+    files: dict[str, list[str]] | None = None,
     report_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """The report data; `files` maps a failed property to its corpus file,
-    relative to `report_dir`, where the replay command finds it."""
+    """The report data; `files` maps a failed property to its corpus files
+    (`PropertyResult.scenarios()`'s, in order), relative to `report_dir`,
+    where the replay commands find them."""
     files = files or {}
     by_rule: dict[str, list[PropertyResult]] = {}
     for result in results:
@@ -124,7 +128,7 @@ def build_report(
             by_rule.setdefault(rule, []).append(result)
     catalog = CATALOGS[info.edition]
     rules = [_rule_entry(rule, by_rule[rule], catalog) for rule in _rule_order(by_rule, catalog)]
-    properties = [_property_entry(r, info, files.get(r.property), report_dir) for r in results]
+    properties = [_property_entry(r, info, files.get(r.property, []), report_dir) for r in results]
     return {
         "format": REPORT_FORMAT,
         "suite": {"name": "phasecert", "version": __version__},
@@ -136,6 +140,7 @@ def build_report(
             "capabilities": sorted(info.capabilities),
             "missing": dict(sorted(info.missing.items())),
             "unreported": sorted(info.unreported),
+            **({"spec": info.engine_spec} if info.engine_spec else {}),
         },
         "profile": info.profile,
         "seed": info.seed,
@@ -185,7 +190,7 @@ def _compared_rules(message: str) -> set[str]:
 
 
 def _property_entry(
-    result: PropertyResult, info: RunInfo, scenario_file: str | None, report_dir: Path | None
+    result: PropertyResult, info: RunInfo, scenario_files: list[str], report_dir: Path | None
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "name": result.property,
@@ -200,14 +205,38 @@ def _property_entry(
     }
     if result.status in ("fail", "engine-error"):
         failure: dict[str, Any] = split_violation(result.status, result.message)
-        failure["scenario"] = result.counterexample
-        failure["scenario_file"] = scenario_file
-        failure["replay"] = None
-        if scenario_file:
-            where = report_dir / scenario_file if report_dir else Path(scenario_file)
-            failure["replay"] = replay_command(where.as_posix(), info.engine, info.edition)
+        pairs = _paired(result, scenario_files) or [(None, None)]
+        first, *further = (_stored(data, file, info, report_dir) for data, file in pairs)
+        failure.update(first)
+        if further:
+            failure["further"] = further
         entry["failure"] = failure
     return entry
+
+
+def _paired(result: PropertyResult, files: list[str]) -> list[tuple[Any, str | None]]:
+    """Each counterexample of `result` with its corpus file, if written."""
+    scenarios = result.scenarios()
+    return [(data, files[i] if i < len(files) else None) for i, data in enumerate(scenarios)]
+
+
+def _stored(
+    scenario: Any, scenario_file: str | None, info: RunInfo, report_dir: Path | None
+) -> dict[str, Any]:
+    """A counterexample as the report gives it: the scenario, its corpus
+    file and the command replaying it."""
+    replay = None
+    if scenario_file:
+        where = report_dir / scenario_file if report_dir else Path(scenario_file)
+        replay = replay_command(where.as_posix(), info.engine_spec or info.engine, info.edition)
+    return {"scenario": scenario, "scenario_file": scenario_file, "replay": replay}
+
+
+def further_replays(failure: dict[str, Any]) -> list[tuple[int, str]]:
+    """The replay commands of the comparison's further differences, each
+    with its number in the message (the first is the counterexample's)."""
+    further = failure.get("further", ())
+    return [(k, f["replay"]) for k, f in enumerate(further, 2) if f["replay"]]
 
 
 def _summary(rules: list[dict], properties: list[dict]) -> dict[str, Any]:
@@ -233,6 +262,7 @@ def results_of(report: dict[str, Any]) -> list[PropertyResult]:
             refusals=p.get("refusals", 0),
             message=p["message"],
             counterexample=(p.get("failure") or {}).get("scenario"),
+            further=tuple(f["scenario"] for f in (p.get("failure") or {}).get("further", ())),
             missing=tuple(p["missing"]),
             duration=p["duration"],
         )

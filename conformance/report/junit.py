@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from conformance.escaping import for_xml
+from conformance.report.building import further_replays
 from conformance.report.markdown import described_counterexample
 
 
@@ -78,6 +79,7 @@ def _failure_text(prop: dict[str, Any]) -> str:
     ]
     if failure["replay"]:
         lines.append(f"Replay: {failure['replay']}")
+    lines += [f"Replay of difference {k}: {replay}" for k, replay in further_replays(failure)]
     if failure["scenario"] is not None:
         lines += ["Minimal counterexample:", described_counterexample(failure["scenario"])]
     return "\n".join(lines)

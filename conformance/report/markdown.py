@@ -12,7 +12,7 @@ from conformance.codec import DecodeError, from_data
 from conformance.describe import describe_scenario
 from conformance.editions import CATALOGS, EDITION_TITLES
 from conformance.escaping import for_markdown, markdown_code, markdown_fence
-from conformance.report.building import edition_of
+from conformance.report.building import edition_of, further_replays
 from conformance.scenario import Scenario
 
 #: How each status shows in Markdown: a sign that reads without colour.
@@ -165,6 +165,8 @@ def _failure_section(prop: dict[str, Any], catalog: dict[str, Rule]) -> list[str
     ]
     if failure["replay"]:
         lines.append(f"- **Replay:** {markdown_code(failure['replay'])}")
+    for k, replay in further_replays(failure):
+        lines.append(f"- **Replay of difference {k}:** {markdown_code(replay)}")
     if failure["scenario"] is not None:
         told = described_counterexample(failure["scenario"])
         data = json.dumps(failure["scenario"], indent=2)
