@@ -53,7 +53,7 @@ _REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.PayLife: ("R2017-pay-life",),
     a.GiveLife: ("R2017-gain-life-cost",),
     a.DeclareBlockers: ("R2017-nonexistent", "702.26b"),
-    a.TapForMana: ("702.26b", "R2017-nonexistent"),
+    a.TapForMana: ("702.26b", "R2017-nonexistent", "R2017-haste"),
 }
 #: What a change of life during an action is the evidence of.
 _LIFE_RULES: dict[type, tuple[str, ...]] = {
@@ -146,10 +146,10 @@ def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> lis
     observations the engine declares `unreported`."""
     out = _turn_differences(moment)
     if moment.action is not None:
+        events = [] if "events" in unreported else _event_differences(moment)
         out += _refusal_differences(moment)
-        out += _player_differences(moment, unreported)
-        if "events" not in unreported:
-            out += _event_differences(moment)
+        out += _player_differences(moment, unreported, events)
+        out += events
     theirs = {p.id: p for p in moment.engine.permanents}
     for p in moment.reference.permanents:
         out += _permanent_differences(moment, p, theirs.get(p.id))
@@ -205,17 +205,22 @@ def _refusal_differences(m: Moment) -> list[Difference]:
 
 
 def _used(m: Moment) -> tuple[str, ...]:
-    """The permanents an `Activate` or `DeclareAttackers` uses."""
+    """The permanents an `Activate`, `TapForMana` or `DeclareAttackers` uses."""
     if isinstance(m.action, a.Activate):
         return (m.action.source,)
+    if isinstance(m.action, a.TapForMana):
+        return (m.action.land,)
     if isinstance(m.action, a.DeclareAttackers):
         return m.action.attackers
     return ()
 
 
-def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Difference]:
+def _player_differences(
+    m: Moment, unreported: frozenset[str], events: list[Difference]
+) -> list[Difference]:
     """Life, cards drawn, poison counters and cards discarded, as their
-    change during the action."""
+    change during the action; `events` are the action's event differences,
+    whose triggers may explain a life change."""
     if m.reference_before is None or m.engine_before is None:
         return []
     out = []
@@ -235,7 +240,9 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
         if "life" not in unreported and ea.life - eb.life not in expected:
             rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
             if kind is a.PassTurn and not any(v.attacking for v in m.reference_before.permanents):
-                rules = ("603.10b",)  # no combat this turn: triggers alone change life
+                # No combat this turn: triggers alone change life, so the
+                # rules of the triggers that differ, if the engine shows them.
+                rules = _trigger_rules(events) or ("603.10b",)
             gained = (f"{ra.life - rb.life:+d}", f"{ea.life - eb.life:+d}")
             out.append(Difference(m.where, subject, "life change", *gained, rules))
         # The draw step is the engine's own business: draws are compared
@@ -257,6 +264,25 @@ def _player_differences(m: Moment, unreported: frozenset[str]) -> list[Differenc
             rules = ("R2017-unpreventable",)
             out.append(Difference(m.where, subject, "poison counters", *map(str, poisoned), rules))
     return out
+
+
+def _trigger_rules(events: list[Difference]) -> tuple[str, ...]:
+    """The rules of the differing triggers among `events`, in order."""
+    rules = (r for d in events if d.field == "trigger events" for r in d.rules)
+    return tuple(dict.fromkeys(rules))
+
+
+def _phasing_rules(m: Moment, pid: str) -> tuple[str, ...] | None:
+    """The rules of `pid`'s phasing difference in this action, if the engine
+    phased it in or out another number of times than the reference; None
+    if it phased the same. A phase trigger that differs because of it is
+    evidence of that difference, not of 603.10b."""
+    for kind in ("phased_in", "phased_out"):
+        ref = [e.detail for e in m.reference.events if (e.kind, e.subject) == (kind, pid)]
+        eng = [e.detail for e in m.engine.events if (e.kind, e.subject) == (kind, pid)]
+        if len(ref) != len(eng):
+            return _event_rules(m, kind, pid, ref, eng)
+    return None
 
 
 def _phased_now(m: Moment, pid: str) -> bool:
@@ -299,7 +325,8 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
         return ("702.26j",) if _phased_now(m, subject) else ("702.26i", "704.5n")
     details = set(ref) ^ set(eng) or set(ref) | set(eng)
     if details & {"phases_in", "phases_out"}:
-        return ("603.10b",)
+        phasing = _phasing_rules(m, subject)
+        return ("603.10b",) if phasing is None else phasing
     if details & {"attached", "unattached"}:
         return ("702.26j",)
     if action is a.Concede:

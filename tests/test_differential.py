@@ -69,19 +69,48 @@ def test_a_life_change_in_a_turn_passed_names_combat_only_after_attacks(
     assert (found.field, found.rules) == ("life change", rules)
 
 
+@pytest.mark.parametrize("phased", [False, True], ids=["not-phased-in", "phased-in"])
+def test_a_phase_trigger_missing_with_its_phasing_names_the_phasing_rules(phased: bool) -> None:
+    """A "whenever this phases in" trigger that an engine doesn't show
+    because it didn't phase the permanent in is evidence of that phasing
+    difference, not of 603.10b, which the engine may play right; and so is
+    the life the trigger gains. With the permanent phased in, the missing
+    trigger is 603.10b's."""
+    phased_in = Event("phased_in", "p1")
+    trigger = Event("trigger", "p1", "phases_in")
+
+    def obs(life: int, *events: Event) -> Observation:
+        p1 = PermanentView("p1", "battlefield", phased_out=not events)
+        return Observation(1, 0, (PlayerView(0, life=life), PlayerView(1)), (p1,), events)
+
+    before = obs(20)
+    engine = obs(20, phased_in) if phased else obs(20)
+    moment = Moment("after action 1 (PassTurn)", obs(22, phased_in, trigger), engine, PassTurn())
+    found = differences(replace(moment, reference_before=before, engine_before=before))
+    rules = {d.field: d.rules for d in found}
+    if phased:
+        assert rules == {"life change": ("603.10b",), "trigger events": ("603.10b",)}
+    else:
+        assert rules["phased_in events"] == ("702.26a",)
+        assert rules["trigger events"] == rules["life change"] == ("702.26a",)
+
+
+@pytest.mark.parametrize("action", [a.Activate(0, "p1"), a.TapForMana(0, "p1")])
 @pytest.mark.parametrize(
     ("phased_out", "rules"),
     [(True, ("702.26b", "R2017-nonexistent")), (False, ("R2017-haste",))],
     ids=["phased-out", "phased-in"],
 )
 def test_a_refused_activation_names_why_it_could_be_refused(
-    phased_out: bool, rules: tuple[str, ...]
+    phased_out: bool, rules: tuple[str, ...], action: a.Action
 ) -> None:
+    """A {T} ability, mana abilities included: a phased-out permanent's
+    can't be activated; a phased-in creature's can't while it is sick."""
     source = PermanentView("p1", "battlefield", phased_out=phased_out)
     before = _obs(source)
     refused = replace(before, refused="p1 can't be activated")
-    activate = a.Activate(0, "p1")
-    moment = Moment("after action 1 (Activate)", refused, before, activate, before, before)
+    where = f"after action 1 ({type(action).__name__})"
+    moment = Moment(where, refused, before, action, before, before)
     (found,) = differences(moment)
     assert (found.field, found.rules) == ("refused", rules)
 
