@@ -153,7 +153,8 @@ class DealDamage:
 @dataclass(frozen=True)
 class TapForMana:
     """`player` taps `land`, a land they control, for mana (605: a mana
-    ability; refused if it is tapped or phased out, 702.26b)."""
+    ability; refused if it is tapped, phased out (702.26b), or a land
+    creature that is summoning sick (302.6))."""
 
     player: int
     land: str

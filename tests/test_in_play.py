@@ -74,6 +74,22 @@ def test_702_26b_a_phased_out_land_makes_no_mana() -> None:
     assert play(Setup(permanents=(land,)), a.TapForMana(0, "p1"))[-1].permanent("p1").tapped
 
 
+def test_302_6_a_summoning_sick_land_creature_makes_no_mana() -> None:
+    """A mana ability with {T} is a {T} ability of the creature (302.6),
+    so it waits for the creature's controller's next turn."""
+    dryad = Permanent("p1", types=("land", "creature"), power=1, toughness=1, sick=True)
+    _, refused, _, _, tapped = play(
+        Setup(permanents=(dryad,)),
+        a.TapForMana(0, "p1"),
+        a.PassTurn(),
+        a.PassTurn(),
+        a.TapForMana(0, "p1"),
+    )
+    assert refused.refused is not None and tapped.permanent("p1").tapped
+    land = Permanent("p1", types=("land",), sick=True)
+    assert play(Setup(permanents=(land,)), a.TapForMana(0, "p1"))[-1].permanent("p1").tapped
+
+
 def test_509_1h_an_attacker_whose_blocker_phases_out_stays_blocked() -> None:
     setup = Setup(
         permanents=(bear("p1"), bear("p2"), bear("p3", owner=1, controller=1)),

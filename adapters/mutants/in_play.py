@@ -60,6 +60,7 @@ class PhasedOutLandTapsForMana(Rules):
             and "land" in card.types
             and card.controller == player
             and (not card.tapped)
+            and not (card.is_creature and card.sick)
         )
 
 

@@ -101,12 +101,14 @@ class InPlayRules:
 
     def can_tap_for_mana(self, card: Card, player: int) -> bool:
         """605.1a, 305.6: an untapped land its controller controls; 702.26b:
-        phased in."""
+        phased in; 302.6: a land creature's {T} mana ability, like any {T}
+        ability of a creature, waits until it is no longer summoning sick."""
         return (
             card.phased_in
             and "land" in card.types
             and card.controller == player
             and (not card.tapped)
+            and not (card.is_creature and card.sick)
         )
 
     def declare_blockers(self, action: a.DeclareBlockers) -> None:
