@@ -7,6 +7,8 @@ any engine sees it.
 
 from __future__ import annotations
 
+import re
+
 from conformance.setup import BoostEffect, ControlEffect, Permanent, Setup, SkipUntap
 
 
@@ -82,6 +84,11 @@ def _permanent_problems(p: Permanent, by_id: dict[str, Permanent], players: int)
         out.append(f"phasing instances must be 0 or more, got {p.phasing}")
     if any(n < 1 or not kind for kind, n in p.counters) or len(dict(p.counters)) != len(p.counters):
         out.append(f"counters must be distinct kinds with positive numbers, got {p.counters}")
+    if changing := sorted(k for k, _ in p.counters if _PT_COUNTER.match(k) and k != "+1/+1"):
+        out.append(
+            f"counters {changing} would change power and toughness (122.1a), which the "
+            "vocabulary doesn't model: only +1/+1 counters do; other kinds are names alone"
+        )
     if len(set(p.abilities)) != len(p.abilities):
         out.append("abilities are listed twice")
     if ("attached" in p.abilities or "unattached" in p.abilities) and p.attachment is None:
@@ -91,6 +98,8 @@ def _permanent_problems(p: Permanent, by_id: dict[str, Permanent], players: int)
     return out
 
 
+#: A counter kind that changes power and toughness (122.1a: "+1/+0", "-1/-1").
+_PT_COUNTER = re.compile(r"^[+-]\d+/[+-]\d+$")
 _ATTACHMENT_TYPE = {"aura": "enchantment", "equipment": "artifact", "fortification": "artifact"}
 _HOST_TYPE = {"equipment": "creature", "fortification": "land"}
 

@@ -61,6 +61,9 @@ def test_illegal_positions_are_refused_with_the_reason() -> None:
     assert any("players must be 2 to 4" in p for p in problems)
     assert any("p1: an Aura must be attached" in p for p in problems)
     assert any("p2: phased out indirectly" in p for p in problems)
+    shrunk = Permanent("p3", power=2, toughness=2, counters=(("-1/-1", 1), ("charge", 2)))
+    (problem,) = setup_problems(Setup(permanents=(shrunk,)))
+    assert "p3: counters ['-1/-1'] would change power and toughness (122.1a)" in problem
     with pytest.raises(InvalidScenario, match="illegal setup"):
         check_setup(Setup(players=5))
 
