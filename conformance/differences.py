@@ -240,9 +240,10 @@ def _player_differences(
         if "life" not in unreported and ea.life - eb.life not in expected:
             rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
             if kind is a.PassTurn and not any(v.attacking for v in m.reference_before.permanents):
-                # No combat this turn: triggers alone change life, so the
-                # rules of the triggers that differ, if the engine shows them.
-                rules = _trigger_rules(events) or ("603.10b",)
+                rules = ("603.10b",)  # no combat this turn: triggers alone change life
+            # Triggers that differ explain the life they gain: theirs are
+            # the rules, where the engine shows them.
+            rules = _trigger_rules(events) or rules
             gained = (f"{ra.life - rb.life:+d}", f"{ea.life - eb.life:+d}")
             out.append(Difference(m.where, subject, "life change", *gained, rules))
         # The draw step is the engine's own business: draws are compared
@@ -320,7 +321,12 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
             return ("702.26g", "702.26h")  # the same phasing, another cause
         if action is a.PassTurn:
             return ("702.26a", "702.26p") if max(len(ref), len(eng)) > 1 else ("702.26a",)
-        return ("702.26g",) if _attached(m, subject) else ()
+        if _attached(m, subject):
+            return ("702.26g",)
+        # Out of the untap step, what phases in on its own was waiting for
+        # an "until" source to leave (610.4), as the phased_out field says.
+        was_out = (before := _before(m, subject)) is not None and before.phased_out
+        return ("610.4",) if kind == "phased_in" and was_out else ()
     if kind in ("attached", "unattached"):
         return ("702.26j",) if _phased_now(m, subject) else ("702.26i", "704.5n")
     details = set(ref) ^ set(eng) or set(ref) | set(eng)

@@ -95,6 +95,27 @@ def test_a_phase_trigger_missing_with_its_phasing_names_the_phasing_rules(phased
         assert rules["trigger events"] == rules["life change"] == ("702.26a",)
 
 
+def test_what_an_until_source_leaving_releases_is_named_by_610_4() -> None:
+    """Out of the untap step, a permanent phases in on its own only as its
+    "until" source leaves (610.4): its phase-in event, its trigger and the
+    life that trigger gains are all that rule's, not the Destroy's."""
+    released = (Event("phased_in", "p2"), Event("trigger", "p2", "phases_in"))
+
+    def obs(life: int, *events: Event) -> Observation:
+        p2 = PermanentView("p2", "battlefield", phased_out=not events)
+        return Observation(1, 0, (PlayerView(0, life=life), PlayerView(1)), (p2,), events)
+
+    before = obs(20)
+    moment = Moment("after action 1 (Destroy)", obs(22, *released), obs(20), a.Destroy(0, "p1"))
+    found = differences(replace(moment, reference_before=before, engine_before=before))
+    assert {d.field: d.rules for d in found} == {
+        "life change": ("610.4",),
+        "phased_in events": ("610.4",),
+        "trigger events": ("610.4",),
+        "phased_out": ("610.4",),
+    }
+
+
 @pytest.mark.parametrize("action", [a.Activate(0, "p1"), a.TapForMana(0, "p1")])
 @pytest.mark.parametrize(
     ("phased_out", "rules"),
