@@ -20,7 +20,7 @@ difference shows once, where it arises, and not after every later action.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
@@ -143,17 +143,23 @@ class Moment:
 
 def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
     """Every governed field that differs at `moment`, ignoring the optional
-    observations the engine declares `unreported`."""
-    out = _turn_differences(moment)
+    observations the engine declares `unreported`. Where one engine refused
+    the action and the other carried it out, every other difference follows
+    from that and is named by the refusal's rules."""
+    refusal = _refusal_differences(moment) if moment.action is not None else []
+    out = _turn_differences(moment) + refusal
     if moment.action is not None:
         events = [] if "events" in unreported else _event_differences(moment)
-        out += _refusal_differences(moment)
         out += _player_differences(moment, unreported, events)
         out += events
     theirs = {p.id: p for p in moment.engine.permanents}
     for p in moment.reference.permanents:
         out += _permanent_differences(moment, p, theirs.get(p.id))
-    return [d for d in out if not _already(moment, d)]
+    out = [d for d in out if not _already(moment, d)]
+    if refusal:
+        rules = refusal[0].rules
+        out = [d if d in refusal else replace(d, rules=rules) for d in out]
+    return out
 
 
 def _already(m: Moment, d: Difference) -> bool:

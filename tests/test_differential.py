@@ -116,6 +116,27 @@ def test_what_an_until_source_leaving_releases_is_named_by_610_4() -> None:
     }
 
 
+def test_what_follows_from_a_refusal_is_named_by_the_refusals_rules() -> None:
+    """An engine that activates a phased-out permanent's ability (702.26b)
+    phases out what the ability names and runs its triggers: each of those
+    differences is evidence of the refusal's rules, not of 603.10b's."""
+    source = PermanentView("p1", "battlefield", phased_out=True)
+
+    def obs(life: int, *events: Event) -> Observation:
+        p2 = PermanentView("p2", "battlefield", phased_out=bool(events))
+        players = (PlayerView(0, life=life), PlayerView(1))
+        return Observation(1, 0, players, (source, p2), events)
+
+    before = obs(20)
+    refused = replace(before, refused="p1 is phased out")
+    engine = obs(22, Event("phased_out", "p2", "direct"), Event("trigger", "p2", "phases_out"))
+    action = a.PhaseOutUntil(0, "p1", "p2")
+    moment = Moment("after action 1 (PhaseOutUntil)", refused, engine, action, before, before)
+    found = differences(moment)
+    assert len(found) > 2
+    assert {d.rules for d in found} == {("610.4", "702.26b")}
+
+
 @pytest.mark.parametrize("action", [a.Activate(0, "p1"), a.TapForMana(0, "p1")])
 @pytest.mark.parametrize(
     ("phased_out", "rules"),
