@@ -163,3 +163,25 @@ class StateBasedActionsAtTurnStart(Rules):
     def after_action(self, action: a.Action) -> None:
         if isinstance(action, a.PassTurn):
             self.receive_priority()
+
+
+@mutant(
+    "phase-out-event-by-order",
+    "702.26h",
+    "reports an attachment's phase-out as indirect only if its host came first on the "
+    "battlefield, so one listed before its host is reported as phased out directly, though it "
+    "is shown phased out indirectly (phase.rs D5)",
+    kills=("phase_out_events_say_how_it_phased_out",),
+)
+class PhaseOutEventByOrder(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        start = len(self.state.events)
+        super().phase_out(roots, until)
+        order = {pid: i for i, pid in enumerate(self.state.cards)}
+        events = self.state.events
+        for i in range(start, len(events)):
+            pid = events[i].subject
+            host = self.state.cards[pid].attached_to
+            before_host = isinstance(host, str) and order[host] > order[pid]
+            if events[i].kind == "phased_out" and before_host:
+                events[i] = Event("phased_out", pid, "direct")

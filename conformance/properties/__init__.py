@@ -18,6 +18,7 @@ from conformance.properties import (  # noqa: F401
     limited,
     mirage,
     multiplayer,
+    phase_events,
     protection,
     replacement,
     responses,

@@ -266,10 +266,10 @@ def _phased_out_both_ways(trace: Trace) -> bool:
     )
 
 
-@rule_property(
-    "702.26h",
-    needs={C.AURAS},
-    scenarios=lambda caps: scenarios(
+def both_ways_scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
+    """Chains of attachments on phased-in hosts, phased out all at once, one
+    at a time or in the untap step: where one can phase out both ways."""
+    return scenarios(
         caps,
         kinds=(a.PhaseOutAll, a.PhaseOut, a.PassTurn),
         permanent_kinds=("creature", "aura", "equipment"),
@@ -277,7 +277,13 @@ def _phased_out_both_ways(trace: Trace) -> bool:
         phased_out=False,
         chains=True,
         lead=LEAD,
-    ),
+    )
+
+
+@rule_property(
+    "702.26h",
+    needs={C.AURAS},
+    scenarios=both_ways_scenarios,
     exercised=_phased_out_both_ways,
 )
 def phasing_out_both_ways_is_indirect(trace: Trace) -> None:
