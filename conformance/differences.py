@@ -380,7 +380,9 @@ def _permanent_differences(
         # Phased-out permanents are listed too (702.26d): they still exist.
         rules = ("702.26d",) if ref.phased_out else ()
         return [Difference(m.where, ref.id, "listed", "yes", "missing", rules)]
-    names = list(_PERMANENT_FIELDS)
+    # Off the battlefield only the zone means something (docs/protocol.md:
+    # listed "with only its zone"); an engine may keep other fields there.
+    names = list(_PERMANENT_FIELDS) if ref.on_battlefield else ["zone"]
     if ref.phased_in and eng.phased_in:
         names += ["power", "toughness"]
     out = []

@@ -116,6 +116,17 @@ def test_what_an_until_source_leaving_releases_is_named_by_610_4() -> None:
     }
 
 
+def test_off_the_battlefield_only_the_zone_is_compared() -> None:
+    """A destroyed permanent's last controller, tapped status or counters
+    mean nothing in its graveyard; an engine may keep them."""
+    gone = PermanentView("p1", "graveyard")
+    kept = PermanentView("p1", "graveyard", controller=1, tapped=True, counters=(("+1/+1", 1),))
+    moment = Moment("after action 1 (Destroy)", _obs(gone), _obs(kept), a.Destroy(0, "p1"))
+    assert differences(moment) == []
+    (moved,) = differences(replace(moment, engine=_obs(replace(kept, zone="exile"))))
+    assert moved.field == "zone"
+
+
 def test_what_follows_from_a_refusal_is_named_by_the_refusals_rules() -> None:
     """An engine that activates a phased-out permanent's ability (702.26b)
     phases out what the ability names and runs its triggers: each of those
