@@ -65,6 +65,23 @@ class PhasedOutLandTapsForMana(Rules):
 
 
 @mutant(
+    "mana-abilities-ignore-sickness",
+    "302.6",
+    "checks summoning sickness for a creature's {T} abilities but not for its mana ability, so a "
+    "land creature that phased in under a new controller taps for mana at once",
+    kills=("phasing_in_does_not_cure_summoning_sickness",),
+)
+class ManaAbilitiesIgnoreSickness(Rules):
+    def can_tap_for_mana(self, card: Card, player: int) -> bool:
+        return (
+            card.phased_in
+            and "land" in card.types
+            and card.controller == player
+            and (not card.tapped)
+        )
+
+
+@mutant(
     "phased-out-creature-blocks",
     "R2017-nonexistent",
     "checks only that a blocker is an untapped creature the defender controls, so a phased-out "

@@ -17,14 +17,25 @@ from conformance.properties.history import creature_ids, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import ControlEffect, Duration, PhasedOut, Setup
-from conformance.strategies._draw import pick
+from conformance.strategies._draw import integer, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 
 
-def _sick_activations(trace: Trace) -> list[tuple[Step, a.Activate, int]]:
-    """302.6: each `Activate` of a creature's {T} ability by its controller
-    while that player has not controlled it continuously since their most
-    recent turn began, with the step where its control changed. A change
+def _tap_ability(x: a.Action) -> tuple[str, int] | None:
+    """The permanent whose {T} ability `x` activates, and who activates it:
+    `Activate`'s source, or the land of `TapForMana` (a mana ability, 605)."""
+    if isinstance(x, a.Activate):
+        return x.source, x.player
+    if isinstance(x, a.TapForMana):
+        return x.land, x.player
+    return None
+
+
+def _sick_activations(trace: Trace) -> list[tuple[Step, str, int, int]]:
+    """302.6: each activation of a creature's {T} ability (`Activate`, or
+    `TapForMana` of a land creature) by its controller while that player
+    has not controlled it continuously since their most recent turn began,
+    as (step, creature, player, step where its control changed). A change
     seen in the very step that began the player's turn is left out: the
     observations can't tell whether it came before the turn began (an
     "until end of turn" effect ending at cleanup) or after."""
@@ -34,11 +45,13 @@ def _sick_activations(trace: Trace) -> list[tuple[Step, a.Activate, int]]:
     found = []
     for index, step in enumerate(trace.steps, start=1):
         x = step.action
-        if isinstance(x, a.Activate) and x.source in creatures:
-            b = view(step.before, x.source)
-            since = changed.get(x.source, -1)
-            if b is not None and b.controller == x.player and since > turn_began.get(x.player, 0):
-                found.append((step, x, since))
+        used = _tap_ability(x)
+        if used is not None and used[0] in creatures:
+            source, player = used
+            b = view(step.before, source)
+            since = changed.get(source, -1)
+            if b is not None and b.controller == player and since > turn_began.get(player, 0):
+                found.append((step, source, player, since))
         if step.after.refused is None and isinstance(x, a.PassTurn):
             turn_began[step.after.active] = index
         for c in step.after.permanents:
@@ -60,22 +73,26 @@ def _sick_after_phasing_in_then_tapped(trace: Trace) -> bool:
     """302.6, R2017-haste: a creature's control changed while it was phased
     out; after it phased in, its new controller's activation of its {T}
     ability was refused, and in a later turn of theirs the same activation
-    was carried out (the creature became tapped and they gained life)."""
+    was carried out (the creature became tapped and, for `Activate`'s
+    ability, they gained life)."""
     refused = {
-        (x.source, x.player)
-        for step, x, since in _sick_activations(trace)
+        (source, player)
+        for step, source, player, since in _sick_activations(trace)
         if step.after.refused is not None
-        and _control_changed_while_out(trace, since, x.source)
-        and (v := view(step.before, x.source)) is not None
+        and _control_changed_while_out(trace, since, source)
+        and (v := view(step.before, source)) is not None
         and v.phased_in
     }
     for step in trace.steps:
-        x = step.action
-        if isinstance(x, a.Activate) and (x.source, x.player) in refused:
-            b, c = view(step.before, x.source), view(step.after, x.source)
-            gained = step.after.player(x.player).life > step.before.player(x.player).life
-            if step.after.refused is None and b and c and not b.tapped and c.tapped and gained:
-                return True
+        used = _tap_ability(step.action)
+        if used is None or used not in refused or step.after.refused is not None:
+            continue
+        source, player = used
+        b, c = view(step.before, source), view(step.after, source)
+        gained = step.after.player(player).life > step.before.player(player).life
+        paid = isinstance(step.action, a.TapForMana) or gained
+        if b and c and not b.tapped and c.tapped and paid:
+            return True
     return False
 
 
@@ -84,11 +101,13 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     player N "until N's next turn" and phased out under N. As N's turn
     begins the effect ends (O controls X now), and X phases in at N's untap
     step. O activates X's {T} ability during N's turn (302.6: refused), then
-    again in O's own next turn."""
+    again in O's own next turn. One time in three, with mana abilities, X is
+    a land creature and the ability its mana one (302.6 covers it too)."""
     creatures = [p for p in setup.permanents if p.is_creature and p.attached_to is None]
     if setup.players < 2 or not creatures:
         return setup, ()
     x = pick(draw, creatures)
+    mana = C.MANA_ABILITIES in caps and integer(draw, 0, 2) == 2
     nxt = (setup.active + 1) % setup.players
     owner = pick(draw, [p for p in range(setup.players) if p != nxt])
     borrowed = replace(
@@ -101,6 +120,7 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
         sick=False,
         phased_out=PhasedOut("direct", nxt),
         abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
+        types=("land", "creature") if mana else x.types,
     )
     # X's own control effects go, and so do those lasting "for as long as"
     # their controller controls X: X phased out would end them at once
@@ -116,7 +136,7 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
         effects=(*effects, ControlEffect(x.id, nxt, Duration("your_next_turn"))),
     )
     turns = (owner - nxt) % setup.players
-    activate = a.Activate(owner, x.id)
+    activate = a.TapForMana(owner, x.id) if mana else a.Activate(owner, x.id)
     return setup, (a.PassTurn(), activate, *(a.PassTurn(),) * turns, activate)
 
 
@@ -127,7 +147,7 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     scenarios=lambda caps: planned_scenarios(
         caps,
         _phases_in_to_a_new_controller,
-        kinds=(a.Activate, a.PassTurn, a.PhaseOut, a.GainControl),
+        kinds=(a.Activate, a.TapForMana, a.PassTurn, a.PhaseOut, a.GainControl),
         max_actions=3,
         min_permanents=1,
         permanent_kinds=("creature",),
@@ -137,17 +157,18 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     reads={"life"},
 )
 def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
-    """302.6: a creature's {T} ability can be activated only if its
-    controller has controlled it continuously since their most recent turn
-    began. Phasing in is no exception (R2017-haste covers only a creature its
+    """302.6: a creature's {T} ability, a land creature's mana ability
+    included, can be activated only if its controller has controlled it
+    continuously since their most recent turn began. Phasing in is no
+    exception (R2017-haste covers only a creature its
     controller controlled as their turn began): one whose control changed
     while it was phased out is sick for its new controller until their next
     turn."""
-    for step, x, since in _sick_activations(trace):
+    for step, source, player, since in _sick_activations(trace):
         expect(
             step.after.refused is not None,
             "302.6",
             where(trace, step),
-            f"refused: player {x.player} has controlled {x.source} only since action {since}",
+            f"refused: player {player} has controlled {source} only since action {since}",
             "the ability was activated",
         )
