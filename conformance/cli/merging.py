@@ -17,7 +17,6 @@ import math
 from pathlib import Path
 from typing import Any, get_args
 
-from conformance.atomic import write_text_atomically
 from conformance.checking import PROFILES
 from conformance.cli.certify import (
     checked_baseline,
@@ -26,8 +25,8 @@ from conformance.cli.certify import (
     default_out,
 )
 from conformance.cli.checks import UsageFailure, writable_directory
-from conformance.codec import DecodeError, dumps, from_data
-from conformance.corpus import corpus_file, read_limited
+from conformance.codec import DecodeError, from_data
+from conformance.corpus import CORPUS_DIRNAME, Corpus, read_limited
 from conformance.differential import COMPARISON
 from conformance.editions import ALL_RULE_IDS
 from conformance.escaping import cut
@@ -61,21 +60,20 @@ def merge(args: argparse.Namespace) -> int:
     writable_directory(out, "--out")
     clean_up_after_killed_runs(out, args.matrix)
     results: dict[str, PropertyResult] = {}
-    scenarios: dict[str, list[Scenario]] = {}
     for path, report in shards:
         for result in results_of(report):
             result = dataclasses.replace(result, message=cut(result.message))
             if result.property in results:
                 raise BadShard(f"{path}: {result.property} is in another shard as well")
+            for data in result.scenarios():
+                _check_counterexample(path, result, data)
             results[result.property] = result
-            scenarios[result.property] = [_scenario(path, result, d) for d in result.scenarios()]
-    files: dict[str, list[str]] = {}
-    for prop, found in scenarios.items():
-        files[prop] = [corpus_file(prop, scenario) for scenario in found]
-        for name, scenario in zip(files[prop], found, strict=True):
-            target = out / name
-            if target.is_symlink() or not target.exists():  # a planted link is replaced
-                write_text_atomically(target, dumps(scenario))
+    # Every shard is checked before the first counterexample is written.
+    corpus = Corpus(out / CORPUS_DIRNAME)
+    files = {
+        prop: [p.relative_to(out).as_posix() for p in corpus.keep(result)]
+        for prop, result in results.items()
+    }
     info = RunInfo(
         engine=engine,
         engine_version=first["engine"]["version"],
@@ -95,13 +93,11 @@ def merge(args: argparse.Namespace) -> int:
     return conclude(merged, list(results.values()), out, baseline, args)
 
 
-def _scenario(path: Path, result: PropertyResult, data: Any) -> Scenario:
+def _check_counterexample(path: Path, result: PropertyResult, data: Any) -> None:
     try:
-        scenario = from_data(Scenario, data)
-        check_setup(scenario.setup)
+        check_setup(from_data(Scenario, data).setup)
     except (DecodeError, InvalidScenario, RecursionError) as e:
         raise BadShard(f"{path}: {result.property}: its counterexample is not valid: {e}") from None
-    return scenario
 
 
 def check_complete(shards: list[tuple[Path, dict[str, Any]]]) -> None:
