@@ -17,6 +17,7 @@ import shlex
 import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -205,19 +206,14 @@ def _property_entry(
     }
     if result.status in ("fail", "engine-error"):
         failure: dict[str, Any] = split_violation(result.status, result.message)
-        pairs = _paired(result, scenario_files) or [(None, None)]
+        # Each counterexample with its corpus file, if one was written.
+        pairs = list(zip_longest(result.scenarios(), scenario_files)) or [(None, None)]
         first, *further = (_stored(data, file, info, report_dir) for data, file in pairs)
         failure.update(first)
         if further:
             failure["further"] = further
         entry["failure"] = failure
     return entry
-
-
-def _paired(result: PropertyResult, files: list[str]) -> list[tuple[Any, str | None]]:
-    """Each counterexample of `result` with its corpus file, if written."""
-    scenarios = result.scenarios()
-    return [(data, files[i] if i < len(files) else None) for i, data in enumerate(scenarios)]
 
 
 def _stored(
