@@ -151,14 +151,21 @@ class InPlayRules:
         blocked); each blocker's to the attacker it blocks."""
         marked: list[tuple[Card, int]] = []
         fighting = [c for c in self.state.phased_in() if c.is_creature]
+        # Only creatures in combat deal combat damage: the power of the rest
+        # is never asked for, which kept a pass turn on a big board quadratic.
+        blockers: dict[str, list[Card]] = {}
         for card in fighting:
+            if card.blocking is not None:
+                blockers.setdefault(card.blocking, []).append(card)
+        for card in fighting:
+            if not (card.attacking and card.blocked) and card.blocking is None:
+                continue
             pt = self.power_toughness(card)  # type: ignore[attr-defined]
             power = 0 if pt is None else max(pt[0], 0)
             if card.attacking and card.blocked:
-                blockers = [b for b in fighting if b.blocking == card.id]
-                if blockers and power:
-                    marked.append((blockers[0], power))
-            elif card.blocking is not None and power:
+                if card.id in blockers and power:
+                    marked.append((blockers[card.id][0], power))
+            elif power:
                 attacker = self.state.cards[card.blocking]
                 if attacker.phased_in and attacker.attacking:
                     marked.append((attacker, power))

@@ -181,11 +181,7 @@ class PhasingRules:
         right after the event that moved it, so after the effects that event
         ended (611.2b "for as long as", 800.4a control by a player who left).
         Its controller then controls its phase-in triggers (603.3a)."""
-        waiting = [
-            c
-            for c in self.state.in_play()
-            if c.phased_out is not None and c.phased_out.until == source.id
-        ]
+        waiting = self.state.waiting_for(source.id)
         if waiting:
             self.refresh()  # type: ignore[attr-defined]
             self.phase_in(waiting)

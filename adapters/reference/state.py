@@ -126,6 +126,11 @@ class GameState:
     attached: dict[str | int, list[Card]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    #: What waits "until" a source leaves, by source, while `waiting_index`
+    #: is open and once asked for (`False`: open, not built yet).
+    waiting: dict[str, list[Card]] | bool | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def stamp(self) -> int:
         self.clock += 1
@@ -182,6 +187,43 @@ class GameState:
             yield
         finally:
             self.attached = None
+
+    def waiting_for(self, source: str) -> list[Card]:
+        """The permanents phased out "until" `source` leaves the battlefield
+        (610.4), in the order of the cards."""
+        if self.waiting is False:
+            index: dict[str, list[Card]] = {}
+            for card in self.cards.values():
+                out = card.phased_out
+                if out is not None and out.until is not None:
+                    index.setdefault(out.until, []).append(card)
+            self.waiting = index
+        if isinstance(self.waiting, dict):
+            candidates: Iterable[Card] = self.waiting.get(source, ())
+        else:
+            candidates = self.cards.values()
+        return [
+            c
+            for c in candidates
+            if c.on_battlefield and c.phased_out is not None and c.phased_out.until == source
+        ]
+
+    @contextmanager
+    def waiting_index(self) -> Iterator[None]:
+        """Within the block, `waiting_for` looks in an index built by one scan
+        the first time it is asked, instead of scanning every card for each
+        permanent that leaves, which made destroying a board O(n²). Only for
+        code that phases nothing out "until", as moving permanents out of
+        play never does: each lookup still checks its candidates, so what
+        phased in or left meanwhile is left out."""
+        if self.waiting is not None:
+            yield
+            return
+        self.waiting = False
+        try:
+            yield
+        finally:
+            self.waiting = None
 
     @property
     def game_over(self) -> bool:

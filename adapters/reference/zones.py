@@ -23,8 +23,9 @@ class ZoneRules:
             if card.is_creature:
                 self.trigger(card, "dies")
             self.leave_battlefield(card, "graveyard", release=False)
-        for card in destroyed:
-            self.release_until(card)  # type: ignore[attr-defined]
+        with self.state.waiting_index():
+            for card in destroyed:
+                self.release_until(card)  # type: ignore[attr-defined]
 
     def leave_battlefield(self, card: Card, zone: str, release: bool = True) -> None:
         """A real zone change; 704.5d: a token that leaves ceases to exist.
@@ -87,15 +88,16 @@ class ZoneRules:
             if self.state.in_game[player] and self.state.life[player] <= 0:
                 self.leave_game(player)  # 704.5a
                 acted = True
-        for card in self.state.phased_in():
-            if card.attachment is None:
-                continue
-            if not self.attached_legally(card):
-                acted = True
-                if card.attachment == "aura":
-                    self.aura_to_graveyard(card)
-                else:
-                    self.unattach(card)
+        with self.state.waiting_index():
+            for card in self.state.phased_in():
+                if card.attachment is None:
+                    continue
+                if not self.attached_legally(card):
+                    acted = True
+                    if card.attachment == "aura":
+                        self.aura_to_graveyard(card)
+                    else:
+                        self.unattach(card)
         return acted
 
     def attached_legally(self, card: Card) -> bool:
@@ -144,6 +146,7 @@ class ZoneRules:
         for card in gone:
             self.state.events.append(Event("zone_change", card.id, "battlefield->none"))
         self.state.triggers = [t for t in self.state.triggers if t[2] != player]
-        for card in gone:
-            self.release_until(card)  # type: ignore[attr-defined]
+        with self.state.waiting_index():
+            for card in gone:
+                self.release_until(card)  # type: ignore[attr-defined]
         self.refresh()  # type: ignore[attr-defined]
