@@ -73,6 +73,23 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
+#: The rulings on Teferi's Protection (protection from everything, a life
+#: total that can't change): they govern nothing where nobody is under it.
+_SHIELD_RULES = frozenset(
+    {
+        "R2017-protection",
+        "R2017-protection-targets",
+        "R2017-nothing-else",
+        "R2017-life-no-effect",
+        "R2017-set-life",
+        "R2017-exchange",
+        "R2017-pay-life",
+        "R2017-gain-life-cost",
+        "R2017-replaced-by-life",
+        "R2017-life-replacement",
+        "R2017-unpreventable",
+    }
+)
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
@@ -139,6 +156,9 @@ class Moment:
     #: Players whose life the engine's draw step may also have changed by
     #: `DRAW_LIFE` (`conformance.draw_step`).
     draw_step: frozenset[int] = frozenset()
+    #: Players under Teferi's Protection before or after `action`, by the
+    #: reference engine's play (`conformance.properties.players.protected`).
+    shielded: frozenset[int] = frozenset()
 
 
 def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
@@ -159,7 +179,19 @@ def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> lis
     if refusal:
         rules = refusal[0].rules
         out = [d if d in refusal else replace(d, rules=rules) for d in out]
-    return out
+    return [_unshielded(moment, d) for d in out]
+
+
+def _unshielded(m: Moment, d: Difference) -> Difference:
+    """`d` without the rulings on Teferi's Protection where no player was
+    under it: a life payment that differs then is governed by no certified
+    rule, not R2017-pay-life. Any player under it keeps them for every
+    player: an exchange with a shielded player doesn't change the other's
+    life either (R2017-exchange), and lifelink from damage to one does
+    (R2017-unpreventable)."""
+    if m.shielded:
+        return d
+    return replace(d, rules=tuple(r for r in d.rules if r not in _SHIELD_RULES))
 
 
 def _already(m: Moment, d: Difference) -> bool:
@@ -341,8 +373,11 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
         return ("603.10b",) if phasing is None else phasing
     if details & {"attached", "unattached"}:
         return ("702.26j",)
-    if action is a.Concede:
-        return ("702.26k", "800.4a")
+    if _player_left(m):
+        # 702.26k: a phased-out permanent leaves with its owner without
+        # triggers; a phased-in one another player controls triggers (800.4a).
+        was_out = (before := _before(m, subject)) is not None and before.phased_out
+        return ("702.26k", "800.4a") if was_out else ("800.4a",)
     if _phased_now(m, subject):
         return ("R2017-no-etb-ltb", "702.26d")
     return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
@@ -403,7 +438,7 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
     was_out = before is not None and before.phased_out
     phased = was_out != ref.phased_out
     if name == "zone":
-        if action is a.Concede:
+        if _player_left(m):
             return ("800.4a", "702.26k") if was_out or ref.phased_out else ("800.4a",)
         if ref.id in m.tokens:
             return ("704.5d", "R2017-tokens")
@@ -421,7 +456,7 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
     if name == "cause":
         return ("702.26g", "702.26h")
     if name == "controller":
-        if action is a.Concede:
+        if _player_left(m):
             return ("800.4a", "800.4c")
         if action is a.PassTurn:
             return ("R2017-control", "702.26f", "800.4m")
@@ -446,6 +481,18 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
         "blocking": ("506.4", "R2017-nonexistent"),
         "blocked": ("509.1h",),
     }.get(name, ())
+
+
+def _player_left(m: Moment) -> bool:
+    """Whether a player left the game during the action, for the reference:
+    by conceding, or by losing (704.5a) in a turn passed or to a spell.
+    What they owned left with them (800.4a), whatever the action was."""
+    if m.action is None or m.reference_before is None:
+        return False
+    if isinstance(m.action, a.Concede):
+        return True
+    before = zip(m.reference_before.players, m.reference.players, strict=False)
+    return any(b.in_game and not after.in_game for b, after in before)
 
 
 def _before(m: Moment, pid: str) -> PermanentView | None:

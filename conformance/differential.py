@@ -32,6 +32,7 @@ from conformance.draw_step import draw_step_gainers
 from conformance.editions import translated
 from conformance.observation import Observation
 from conformance.position import start_problems
+from conformance.properties.players import protected
 from conformance.results import PropertyResult
 from conformance.running import (
     EngineError,
@@ -104,10 +105,23 @@ def trace_differences(
     moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
     settled = settled_steps(expected)
     pairs = zip(settled, observed.steps[: len(settled)], strict=True)
+    shield = protected(expected)
     for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
         drew = draw_step_gainers(expected.scenario.setup, e)
-        moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before, tokens, drew))
+        moments.append(
+            Moment(
+                where,
+                e.after,
+                o.after,
+                e.action,
+                e.before,
+                o.before,
+                tokens,
+                drew,
+                shield[i - 1] | shield[i],
+            )
+        )
     found: dict[tuple[str, str], Difference] = {}
     for moment in moments:
         for d in differences(moment, unreported):
@@ -184,6 +198,7 @@ def agreement_machine(
                 self.observed = self.observe(what, lambda: self.game.perform(action))
             except Inexpressible:
                 reject()  # set aside: the adapter can't express it (adapters.protocol)
+            shield = protected(self.played_so_far())
             moment = Moment(
                 f"after {what}",
                 self.expected,
@@ -193,16 +208,21 @@ def agreement_machine(
                 observed_before,
                 frozenset(self.tokens),
                 draw_step_gainers(self.played[-1][0], self.steps[-1]),
+                shield[-2] | shield[-1],
             )
             self.compare(moment)
             if self.expected.refused is None:
                 self.exercised[-1] = True
 
+        def played_so_far(self) -> Trace:
+            """The reference engine's play of this run so far."""
+            scenario = Scenario(self.played[-1][0], tuple(self.actions))
+            return Trace(scenario, self.initial, tuple(self.steps))
+
         def unsettled(self) -> bool:
             """The reference engine's play so far reached an action whose
             outcome the rules leave open (`conformance.unsettled`)."""
-            scenario = Scenario(self.played[-1][0], tuple(self.actions))
-            return unsettled_from(Trace(scenario, self.initial, tuple(self.steps))) is not None
+            return unsettled_from(self.played_so_far()) is not None
 
         def observe(self, what: str, call: Callable[[], Any]) -> Observation:
             return checked_observation(

@@ -69,6 +69,32 @@ def test_a_life_change_in_a_turn_passed_names_combat_only_after_attacks(
     assert (found.field, found.rules) == ("life change", rules)
 
 
+@pytest.mark.parametrize(("shielded", "rules"), [((), ()), ((1,), ("R2017-pay-life",))])
+def test_the_teferi_rulings_govern_only_where_a_player_is_under_it(
+    shielded: tuple[int, ...], rules: tuple[str, ...]
+) -> None:
+    """A life payment that differs is evidence against R2017-pay-life only
+    while a player's life total can't change."""
+
+    def obs(life: int, refused: str | None = None) -> Observation:
+        return Observation(1, 0, (PlayerView(0), PlayerView(1, life=life)), (), refused=refused)
+
+    pay = a.PayLife(1, 3)
+    moment = Moment(
+        "after action 1 (PayLife)",
+        obs(20),
+        obs(17),
+        pay,
+        obs(20),
+        obs(20),
+        shielded=frozenset(shielded),
+    )
+    (found,) = differences(moment)
+    assert (found.field, found.rules) == ("life change", rules)
+    refused = replace(moment, reference=obs(20, "can't pay life"))
+    assert {d.rules for d in differences(refused)} == {rules}
+
+
 @pytest.mark.parametrize("phased", [False, True], ids=["not-phased-in", "phased-in"])
 def test_a_phase_trigger_missing_with_its_phasing_names_the_phasing_rules(phased: bool) -> None:
     """A "whenever this phases in" trigger that an engine doesn't show
@@ -114,6 +140,31 @@ def test_what_an_until_source_leaving_releases_is_named_by_610_4() -> None:
         "trigger events": ("610.4",),
         "phased_out": ("610.4",),
     }
+
+
+@pytest.mark.parametrize("phased_out", [False, True], ids=["phased-in", "phased-out"])
+def test_what_leaves_with_a_player_who_lost_is_named_by_800_4a(phased_out: bool) -> None:
+    """A player who loses in a turn passed leaves the game as one who
+    concedes: what they own leaves with them (800.4a), a phased-in
+    permanent another player controls with its leaves trigger (603.10a), a
+    phased-out one without (702.26k). Not 702.26d, which is about phasing."""
+
+    def obs(in_game: bool, *events: Event) -> Observation:
+        zone = "battlefield" if in_game else "none"
+        p1 = PermanentView("p1", zone, phased_out=phased_out and in_game, controller=0)
+        players = (PlayerView(0), PlayerView(1, life=20 if in_game else 0, in_game=in_game))
+        return Observation(2, 1, players, (p1,), events)
+
+    before = obs(True)
+    ltb = Event("trigger", "p1", "ltb")
+    moment = Moment("after action 1 (PassTurn)", obs(False, ltb), obs(False), a.PassTurn())
+    found = differences(replace(moment, reference_before=before, engine_before=before))
+    assert {d.field: d.rules for d in found} == {
+        "trigger events": ("702.26k", "800.4a") if phased_out else ("800.4a",)
+    }
+    kept = replace(moment, engine=replace(before, active=1), reference_before=before)
+    zone = next(d for d in differences(replace(kept, engine_before=before)) if d.field == "zone")
+    assert zone.rules == (("800.4a", "702.26k") if phased_out else ("800.4a",))
 
 
 def test_off_the_battlefield_only_the_zone_is_compared() -> None:
