@@ -281,7 +281,7 @@ def _player_differences(
                 rules = ("603.10b",)  # no combat this turn: triggers alone change life
             # Triggers that differ explain the life they gain: theirs are
             # the rules, where the engine shows them.
-            rules = _trigger_rules(events) or rules
+            rules = _trigger_rules(events, rules)
             gained = (f"{ra.life - rb.life:+d}", f"{ea.life - eb.life:+d}")
             out.append(Difference(m.where, subject, "life change", *gained, rules))
         # The draw step is the engine's own business: draws are compared
@@ -305,10 +305,14 @@ def _player_differences(
     return out
 
 
-def _trigger_rules(events: list[Difference]) -> tuple[str, ...]:
-    """The rules of the differing triggers among `events`, in order."""
-    rules = (r for d in events if d.field == "trigger events" for r in d.rules)
-    return tuple(dict.fromkeys(rules))
+def _trigger_rules(events: list[Difference], otherwise: tuple[str, ...]) -> tuple[str, ...]:
+    """The rules of the differing triggers among `events`, in order, even
+    none (a trigger no certified rule governs gains life no rule governs);
+    `otherwise` if no trigger differs."""
+    triggers = [d for d in events if d.field == "trigger events"]
+    if not triggers:
+        return otherwise
+    return tuple(dict.fromkeys(r for d in triggers for r in d.rules))
 
 
 def _phasing_rules(m: Moment, pid: str) -> tuple[str, ...] | None:
@@ -373,11 +377,15 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
         return ("603.10b",) if phasing is None else phasing
     if details & {"attached", "unattached"}:
         return ("702.26j",)
-    if _player_left(m):
+    if _player_left(m) or _left_with_a_player(m, subject):
         # 702.26k: a phased-out permanent leaves with its owner without
-        # triggers; a phased-in one another player controls triggers (800.4a).
+        # triggers. A phased-in one another player controls triggers as it
+        # leaves (603.6c, not certified: no rule names a missing one), and
+        # what the leaver controlled triggers nothing (800.4a).
         was_out = (before := _before(m, subject)) is not None and before.phased_out
-        return ("702.26k", "800.4a") if was_out else ("800.4a",)
+        if was_out:
+            return ("702.26k", "800.4a")
+        return ("800.4a",) if Counter(eng) - Counter(ref) else ()
     if _phased_now(m, subject):
         return ("R2017-no-etb-ltb", "702.26d")
     return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
@@ -493,6 +501,15 @@ def _player_left(m: Moment) -> bool:
         return True
     before = zip(m.reference_before.players, m.reference.players, strict=False)
     return any(b.in_game and not after.in_game for b, after in before)
+
+
+def _left_with_a_player(m: Moment, pid: str) -> bool:
+    """Whether `pid`, not a token, had left the game before the action, as a
+    player had: its leaves trigger may resolve only now, when a player next
+    receives priority (603.3)."""
+    before = _before(m, pid)
+    gone = m.reference_before is not None and any(not p.in_game for p in m.reference_before.players)
+    return gone and before is not None and before.zone == "none" and pid not in m.tokens
 
 
 def _before(m: Moment, pid: str) -> PermanentView | None:

@@ -142,29 +142,61 @@ def test_what_an_until_source_leaving_releases_is_named_by_610_4() -> None:
     }
 
 
-@pytest.mark.parametrize("phased_out", [False, True], ids=["phased-in", "phased-out"])
-def test_what_leaves_with_a_player_who_lost_is_named_by_800_4a(phased_out: bool) -> None:
+@pytest.mark.parametrize(
+    ("phased_out", "ours", "theirs", "rules"),
+    [
+        (False, ("ltb",), (), ()),
+        (False, (), ("ltb",), ("800.4a",)),
+        (True, (), ("ltb",), ("702.26k", "800.4a")),
+    ],
+    ids=["phased-in-missing", "phased-in-extra", "phased-out-extra"],
+)
+def test_what_leaves_with_a_player_who_lost_is_named_by_800_4a(
+    phased_out: bool, ours: tuple[str, ...], theirs: tuple[str, ...], rules: tuple[str, ...]
+) -> None:
     """A player who loses in a turn passed leaves the game as one who
-    concedes: what they own leaves with them (800.4a), a phased-in
-    permanent another player controls with its leaves trigger (603.10a), a
-    phased-out one without (702.26k). Not 702.26d, which is about phasing."""
+    concedes: what they own leaves with them (800.4a), a phased-out one
+    without triggers (702.26k). A phased-in one another player controls
+    triggers its leaves ability (603.6c), which no certified rule covers:
+    that trigger missing names no rule. Not 702.26d, which is about phasing."""
 
-    def obs(in_game: bool, *events: Event) -> Observation:
+    def obs(in_game: bool, triggers: tuple[str, ...] = ()) -> Observation:
         zone = "battlefield" if in_game else "none"
         p1 = PermanentView("p1", zone, phased_out=phased_out and in_game, controller=0)
         players = (PlayerView(0), PlayerView(1, life=20 if in_game else 0, in_game=in_game))
+        events = tuple(Event("trigger", "p1", t) for t in triggers)
         return Observation(2, 1, players, (p1,), events)
 
     before = obs(True)
-    ltb = Event("trigger", "p1", "ltb")
-    moment = Moment("after action 1 (PassTurn)", obs(False, ltb), obs(False), a.PassTurn())
+    moment = Moment("after action 1 (PassTurn)", obs(False, ours), obs(False, theirs), PassTurn())
     found = differences(replace(moment, reference_before=before, engine_before=before))
-    assert {d.field: d.rules for d in found} == {
-        "trigger events": ("702.26k", "800.4a") if phased_out else ("800.4a",)
-    }
+    assert {d.field: d.rules for d in found} == {"trigger events": rules}
     kept = replace(moment, engine=replace(before, active=1), reference_before=before)
     zone = next(d for d in differences(replace(kept, engine_before=before)) if d.field == "zone")
     assert zone.rules == (("800.4a", "702.26k") if phased_out else ("800.4a",))
+
+
+def test_a_leaves_trigger_that_resolves_a_turn_later_names_no_rule() -> None:
+    """A concession gives no player priority: the leaves trigger of what left
+    with the player resolves in the next action, where its absence, and the
+    life the trigger gains, are governed by 603.6c, not a certified rule."""
+
+    def obs(life: int, *events: Event) -> Observation:
+        players = (PlayerView(0, life=life), PlayerView(1, in_game=False), PlayerView(2))
+        return Observation(2, 2, players, (PermanentView("p1", "none"),), events)
+
+    moment = Moment(
+        "after action 2 (PassTurn)",
+        obs(24, Event("trigger", "p1", "ltb")),
+        obs(20),
+        PassTurn(),
+        obs(20),
+        obs(20),
+    )
+    assert {d.field: d.rules for d in differences(moment)} == {
+        "life change": (),
+        "trigger events": (),
+    }
 
 
 def test_off_the_battlefield_only_the_zone_is_compared() -> None:
