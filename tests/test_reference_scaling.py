@@ -15,10 +15,12 @@ from collections.abc import ItemsView, Iterator, ValuesView
 
 import pytest
 
-from adapters.reference import ReferenceEngine
+from adapters.reference import reference_of
 from conformance import actions as a
 from conformance.actions import Action
 from conformance.bench.boards import board
+from conformance.catalog import Edition
+from conformance.editions import EDITIONS
 from conformance.observation import Observation
 from conformance.setup import Setup
 
@@ -54,18 +56,21 @@ class _CountedCards(dict[str, object]):
         return super().items()
 
 
-def _scans(setup: Setup, actions: tuple[Action, ...]) -> tuple[int, list[Observation]]:
-    game = ReferenceEngine().start(setup)
+def _scans(
+    setup: Setup, actions: tuple[Action, ...], edition: Edition
+) -> tuple[int, list[Observation]]:
+    game = reference_of(edition).start(setup)
     counted = _CountedCards(game.state.cards)
     game.state.cards = counted  # type: ignore[assignment]
     seen = [game.perform(action) for action in actions]
     return counted.scans, seen
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", list(ACTIONS))
-def test_whole_board_scans_do_not_grow_with_the_board(name: str) -> None:
-    small, seen = _scans(board(100), ACTIONS[name])
-    large, _ = _scans(board(1_000), ACTIONS[name])
+def test_whole_board_scans_do_not_grow_with_the_board(name: str, edition: Edition) -> None:
+    small, seen = _scans(board(100), ACTIONS[name], edition)
+    large, _ = _scans(board(1_000), ACTIONS[name], edition)
     assert small > 0, "the count saw no scan: the engine no longer keeps its cards there"
     assert large == small, (
         f"{name}: {small} scans of the board at 100 permanents, {large} at 1,000: "
