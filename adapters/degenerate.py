@@ -22,6 +22,7 @@ from adapters.reference.state import Card
 from conformance import __version__
 from conformance import actions as a
 from conformance.capabilities import ALL_CAPABILITIES, Capability
+from conformance.catalog import TEFERI_RULINGS
 from conformance.codec import to_data
 from conformance.legality import check_setup
 from conformance.observation import Observation, PermanentView, PlayerView
@@ -222,26 +223,6 @@ PHASING_OUT = frozenset(
     }
 )
 
-#: Teferi's Protection's rulings about players and life totals: its
-#: protection and life lock, which no phasing in takes part in (the
-#: reference's code plays them), and spells whose targets phase out or gain
-#: protection in response.
-PLAYER_RULES = frozenset(
-    {
-        "R2017-protection",
-        "R2017-protection-targets",
-        "R2017-nothing-else",
-        "R2017-life-no-effect",
-        "R2017-set-life",
-        "R2017-exchange",
-        "R2017-pay-life",
-        "R2017-gain-life-cost",
-        "R2017-replaced-by-life",
-        "R2017-life-replacement",
-        "R2017-unpreventable",
-    }
-)
-
 DEGENERATES: dict[str, Degenerate] = {
     d.name: d
     for d in (
@@ -300,7 +281,7 @@ DEGENERATES: dict[str, Degenerate] = {
         Degenerate(
             "never-phases-in",
             "phases permanents out as the reference does and never phases anything in",
-            PHASED_OUT_IS_NONEXISTENT | NOT_ABOUT_PHASING | PHASING_OUT | PLAYER_RULES,
+            PHASED_OUT_IS_NONEXISTENT | NOT_ABOUT_PHASING | PHASING_OUT | TEFERI_RULINGS,
             "everything about phasing out, nothing about phasing in; Teferi's Protection's "
             "protection and life lock (the reference's code)",
             _rules(NeverPhasesIn),

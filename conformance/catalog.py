@@ -216,6 +216,25 @@ _RULES = [
 
 CATALOG: dict[str, Rule] = {r.id: r for r in _RULES}
 
+#: The rulings on Teferi's Protection: protection from everything, a life
+#: total that can't change, and spells whose target gains it in response.
+#: They are about players; no phasing takes part in them.
+TEFERI_RULINGS = frozenset(
+    {
+        "R2017-protection",
+        "R2017-protection-targets",
+        "R2017-nothing-else",
+        "R2017-life-no-effect",
+        "R2017-set-life",
+        "R2017-exchange",
+        "R2017-pay-life",
+        "R2017-gain-life-cost",
+        "R2017-replaced-by-life",
+        "R2017-life-replacement",
+        "R2017-unpreventable",
+    }
+)
+
 
 def marker_name(rule_id: str) -> str:
     """The pytest marker of a rule ID: 702.26g → rule_702_26g."""

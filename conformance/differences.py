@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, fields, replace
 
 from conformance import actions as a
+from conformance.catalog import TEFERI_RULINGS
 from conformance.observation import Observation, PermanentView
 from conformance.setup import DRAW_LIFE
 
@@ -73,23 +74,6 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
-#: The rulings on Teferi's Protection (protection from everything, a life
-#: total that can't change): they govern nothing where nobody is under it.
-_SHIELD_RULES = frozenset(
-    {
-        "R2017-protection",
-        "R2017-protection-targets",
-        "R2017-nothing-else",
-        "R2017-life-no-effect",
-        "R2017-set-life",
-        "R2017-exchange",
-        "R2017-pay-life",
-        "R2017-gain-life-cost",
-        "R2017-replaced-by-life",
-        "R2017-life-replacement",
-        "R2017-unpreventable",
-    }
-)
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
@@ -191,7 +175,7 @@ def _unshielded(m: Moment, d: Difference) -> Difference:
     (R2017-unpreventable)."""
     if m.shielded:
         return d
-    return replace(d, rules=tuple(r for r in d.rules if r not in _SHIELD_RULES))
+    return replace(d, rules=tuple(r for r in d.rules if r not in TEFERI_RULINGS))
 
 
 def _already(m: Moment, d: Difference) -> bool:
