@@ -9,17 +9,19 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import find, settings
 
 from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.actions import DrawPerCreature, PassTurn
+from conformance.capabilities import ALL_CAPABILITIES
 from conformance.checking import profile
 from conformance.cli import main
 from conformance.codec import dumps, from_data
 from conformance.differences import Moment, differences
 from conformance.differential import (
+    _POSITIONS,
     COMPARISON,
     _same_disagreement,
     compares_a_carried_out_action,
@@ -27,11 +29,13 @@ from conformance.differential import (
     run_agreement,
     trace_differences,
 )
+from conformance.legality import check_setup
 from conformance.observation import Event, Observation, PermanentView, PlayerView
 from conformance.results import PropertyResult
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.strategies import setups
 from conformance.trimming import trim
 
 #: Untaps its phased-out permanents too (502.1): any board with a tapped
@@ -197,6 +201,18 @@ def test_a_leaves_trigger_that_resolves_a_turn_later_names_no_rule() -> None:
         "life change": (),
         "trigger events": (),
     }
+
+
+def test_the_comparisons_positions_have_legal_land_creatures() -> None:
+    """No property's positions have land creatures but 302.6's: the
+    comparison's do, so an engine that plays them only as lands or only as
+    creatures differs from the reference engine somewhere."""
+    setup = find(
+        setups(ALL_CAPABILITIES, **_POSITIONS),
+        lambda s: any(set(p.types) == {"land", "creature"} for p in s.permanents),
+        settings=settings(database=None, max_examples=300),
+    )
+    check_setup(setup)
 
 
 def test_off_the_battlefield_only_the_zone_is_compared() -> None:

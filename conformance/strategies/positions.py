@@ -31,7 +31,11 @@ _KIND_NEEDS = {
     "aura": C.AURAS,
     "equipment": C.EQUIPMENT,
     "fortification": C.FORTIFICATIONS,
+    "land creature": None,
 }
+#: The kinds drawn when a strategy names none: land creatures only where
+#: asked for (`permanent_kinds`), so the properties' draws stay as tuned.
+_DEFAULT_KINDS = tuple(k for k in _KIND_NEEDS if k != "land creature")
 _TYPES = {
     "creature": ("creature",),
     "land": ("land",),
@@ -40,6 +44,7 @@ _TYPES = {
     "aura": ("enchantment",),
     "equipment": ("artifact",),
     "fortification": ("artifact",),
+    "land creature": ("land", "creature"),
 }
 
 
@@ -49,7 +54,7 @@ def _abilities(
     allowed: list[Ability] = []
     if C.TRIGGERS in caps:
         allowed += ["etb", "ltb"]
-        if kind == "creature":
+        if "creature" in _TYPES[kind]:
             allowed.append("dies")
         if kind in ("aura", "equipment", "fortification"):
             allowed += ["attached", "unattached"]
@@ -95,7 +100,7 @@ def permanent_lists(
     `favour_until`, most permanents that phased out directly did so "until"
     another leaves (610.4)."""
     allowed = [
-        k for k in (kinds or _KIND_NEEDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
+        k for k in (kinds or _DEFAULT_KINDS) if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps
     ]
     lead = [k for k in lead if _KIND_NEEDS[k] is None or _KIND_NEEDS[k] in caps]
     made: list[Permanent] = []
@@ -108,7 +113,7 @@ def permanent_lists(
         default = owner
         if default_controllers and C.DEFAULT_CONTROLLER in caps:
             default = integer(draw, 0, players - 1)
-        creature = kind == "creature"
+        creature = "creature" in _TYPES[kind]
         p = Permanent(
             id=f"p{i + 1}",
             owner=owner,
