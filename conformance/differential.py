@@ -46,6 +46,7 @@ from conformance.running import (
 from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import ACTION_KINDS, next_actions, setups
+from conformance.strategies.plays import IN_PLAY_KINDS
 from conformance.trimming import trim
 from conformance.unsettled import settled_steps, unsettled_from
 
@@ -70,9 +71,12 @@ _POSITIONS: dict[str, Any] = {
     "chains": True,
     "favour_until": True,
 }
-#: The runs' actions: every kind, concessions and "phases out until"
-#: weighted up (800.4a, 702.26k, 610.4 need them, and they were rare).
-_ACTIONS = (*ACTION_KINDS, Concede, Concede, PhaseOutUntil)
+#: The runs' actions: every kind the properties draw, the in-play ones
+#: (damage, mana, blocks) that only their own properties draw, and
+#: concessions and "phases out until" weighted up (800.4a, 702.26k, 610.4
+#: need them, and they were rare). Player actions (life totals, Teferi's
+#: Protection) are left to their properties.
+_ACTIONS = (*ACTION_KINDS, *IN_PLAY_KINDS, Concede, Concede, PhaseOutUntil)
 
 Kind = str
 
