@@ -221,7 +221,7 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     if "R2017-haste" in rules:
         # A phased-out permanent can't be used (R2017-nonexistent); a
         # phased-in one that can't is summoning sick (R2017-haste).
-        out = any((v := _before(m, pid)) is not None and v.phased_out for pid in _used(m))
+        out = any(_was_out(m, pid) for pid in _used(m))
         rules = tuple(r for r in rules if (r == "R2017-haste") != out)
     return [_diff(m, "", "refused", ref, eng, rules)]
 
@@ -351,8 +351,7 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
             return ("702.26g",)
         # Out of the untap step, what phases in on its own was waiting for
         # an "until" source to leave (610.4), as the phased_out field says.
-        was_out = (before := _before(m, subject)) is not None and before.phased_out
-        return ("610.4",) if kind == "phased_in" and was_out else ()
+        return ("610.4",) if kind == "phased_in" and _was_out(m, subject) else ()
     if kind in ("attached", "unattached"):
         return ("702.26j",) if _phased_now(m, subject) else ("702.26i", "704.5n")
     details = set(ref) ^ set(eng) or set(ref) | set(eng)
@@ -366,8 +365,7 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
         # triggers. A phased-in one another player controls triggers as it
         # leaves (603.6c, not certified: no rule names a missing one), and
         # what the leaver controlled triggers nothing (800.4a).
-        was_out = (before := _before(m, subject)) is not None and before.phased_out
-        if was_out:
+        if _was_out(m, subject):
             return ("702.26k", "800.4a")
         return ("800.4a",) if Counter(eng) - Counter(ref) else ()
     if _phased_now(m, subject):
@@ -494,6 +492,12 @@ def _left_with_a_player(m: Moment, pid: str) -> bool:
     before = _before(m, pid)
     gone = m.reference_before is not None and any(not p.in_game for p in m.reference_before.players)
     return gone and before is not None and before.zone == "none" and pid not in m.tokens
+
+
+def _was_out(m: Moment, pid: str) -> bool:
+    """Whether the reference showed `pid` phased out before the action."""
+    before = _before(m, pid)
+    return before is not None and before.phased_out
 
 
 def _before(m: Moment, pid: str) -> PermanentView | None:
