@@ -6,6 +6,7 @@ something else would make every scenario using it test the wrong thing.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -282,3 +283,27 @@ def test_a_cards_engine_object_is_the_same_in_every_database() -> None:
             assert {k: v for k, v in made.items() if k not in ids} == {
                 k: v for k, v in kept.items() if k not in ids
             }, spec.name
+
+
+#: Cards that differ in name, power and toughness, of every kind and with
+#: every ability, which `cards.card_object` makes from one parse each.
+PRINTED_CASES = [
+    replace(HOSTS[kind], abilities=(ability,), power=power, toughness=toughness)
+    for kind, ability in TRIGGER_CASES
+    for power, toughness in ((0, 1), (4, 2))
+    if kind == "creature" or (power, toughness) == (0, 1)
+] + [
+    replace(HOSTS["creature"], phasing=1, name="namesake", legendary=True, power=5, toughness=5),
+    replace(HOSTS["creature"], abilities=("anthem", "tap_gain_life"), chosen="red", power=3),
+    replace(HOSTS["land"], types=("land", "creature"), power=2, toughness=2),
+]
+
+
+@pytest.mark.parametrize("permanent", PRINTED_CASES, ids=lambda p: cards.permanent_card(p).name)
+def test_a_cards_object_is_its_own_with_one_parse_for_its_kind(permanent: Permanent) -> None:
+    """`cards.card_object` writes a card's name, power and toughness into the
+    object of a card that differs only there: the result is exactly the
+    object the engine deals for the card itself."""
+    spec = cards.permanent_card(permanent)
+    dealt = json.loads(cards._object_text(spec))
+    assert cards.card_object(spec) == dealt

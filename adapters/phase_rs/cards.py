@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -223,9 +223,9 @@ def face(spec: CardSpec) -> dict[str, Any]:
 
 @lru_cache(maxsize=8192)
 def _face_text(spec: CardSpec) -> str:
-    """`face(spec)` as JSON text, cached: parsing takes the engine 1 to 6 ms a
-    card, and a long run meets thousands of permanent cards (600 scenarios
-    drew 377), each kept in about 1 kB."""
+    """`face(spec)` as JSON text, cached: parsing takes the engine 1 to 12 ms
+    a card, and a long run meets hundreds of cards (`_unprinted`), each kept
+    in about 2 kB."""
     import phase
 
     return json.dumps(phase.build_oracle_face(spec.mtgjson(), None))
@@ -249,8 +249,45 @@ def card_object(spec: CardSpec) -> dict[str, Any]:
     place in a game by editing its state (a setup permanent, a spell a
     player casts). The engine makes it from the card's face alone, the same
     in every database that holds the card, so it is made once per card, in
-    a game of its own."""
-    return json.loads(_object_text(spec))  # type: ignore[no-any-return]
+    a game of its own; and once for all the cards that differ only in their
+    name, power and toughness (`_printed`)."""
+    obj: dict[str, Any] = json.loads(_object_text(_unprinted(spec)))
+    obj.update(_printed(spec))
+    return obj
+
+
+#: The name and the power and toughness every card is made with before its
+#: own are written in (`card_object`). The suite's cards name themselves as
+#: "this creature" and the like, never by name, so no text refers to either.
+_UNPRINTED_NAME = "PC Card"
+_UNPRINTED_POWER = _UNPRINTED_TOUGHNESS = 1
+#: The object fields that hold a card's printed name, power and toughness:
+#: all that differs between the objects of two cards whose faces differ only
+#: there (tests/test_phase_rs_cards.py checks it against the engine).
+_NAME_FIELDS = ("name", "base_name")
+_POWER_FIELDS = ("power", "base_power", "layer_base_power")
+_TOUGHNESS_FIELDS = ("toughness", "base_toughness", "layer_base_toughness")
+
+
+def _unprinted(spec: CardSpec) -> CardSpec:
+    """`spec` with the name and, for a creature, the power and toughness
+    that `_printed` overwrites: parsing a card takes the engine about 10 ms,
+    and boards of the strategies draw hundreds of power and toughness
+    combinations of each kind of card."""
+    if spec.power is None or spec.toughness is None:
+        return replace(spec, name=_UNPRINTED_NAME)
+    return replace(
+        spec, name=_UNPRINTED_NAME, power=_UNPRINTED_POWER, toughness=_UNPRINTED_TOUGHNESS
+    )
+
+
+def _printed(spec: CardSpec) -> dict[str, Any]:
+    """The object fields of `spec`'s name, power and toughness."""
+    fields: dict[str, Any] = dict.fromkeys(_NAME_FIELDS, spec.name)
+    if spec.power is not None and spec.toughness is not None:
+        fields.update(dict.fromkeys(_POWER_FIELDS, spec.power))
+        fields.update(dict.fromkeys(_TOUGHNESS_FIELDS, spec.toughness))
+    return fields
 
 
 def new_object(state: dict[str, Any], spec: CardSpec, owner: int, zone: str) -> int:
@@ -273,6 +310,8 @@ def new_object(state: dict[str, Any], spec: CardSpec, owner: int, zone: str) -> 
 
 @lru_cache(maxsize=4096)
 def _object_text(spec: CardSpec) -> str:
+    """The engine's object for `spec`, dealt in a new game of its own, as
+    JSON text."""
     game = _engine([spec, FILLER]).new_game(
         [spec.name, *[FILLER.name] * 5], [FILLER.name] * 6, seed=1
     )
