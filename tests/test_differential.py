@@ -12,8 +12,7 @@ import pytest
 from hypothesis import find, settings
 
 from adapters.mutants import MUTANTS, mutant_engine
-from adapters.reference import ReferenceEngine, Rules
-from adapters.reference.state import Card
+from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.actions import DrawPerCreature, PassTurn
 from conformance.capabilities import ALL_CAPABILITIES
@@ -216,25 +215,13 @@ def test_the_comparisons_positions_have_legal_land_creatures() -> None:
     check_setup(setup)
 
 
-class _LandCreatureManaIgnoresPhasing(Rules):
-    """Checks a land creature's mana ability as a creature's {T} ability,
-    for summoning sickness only: a phased-out land creature taps for mana
-    (702.26b). No property's position has such a permanent."""
-
-    def can_tap_for_mana(self, card: Card, player: int) -> bool:
-        if card.is_creature and "land" in card.types:
-            return (
-                card.on_battlefield and card.controller == player and not (card.tapped or card.sick)
-            )
-        return super().can_tap_for_mana(card, player)
-
-
 @pytest.mark.thorough
 def test_the_comparison_plays_land_creatures_and_in_play_actions() -> None:
     """The comparison taps for mana (an in-play action, which the properties
     other than their own don't draw) from positions with land creatures, so
-    it finds this engine's bug in a few hundred runs (derandomized)."""
-    engine = ReferenceEngine(name="land-creature-mana", rules=_LandCreatureManaIgnoresPhasing)
+    it finds this mutant's bug in a few hundred runs (derandomized), as the
+    mana property does."""
+    engine = mutant_engine("phased-out-land-creature-taps-for-mana")
     result = run_agreement(engine, using=settings(profile("ci"), max_examples=300), timeout=10)
     assert (result.status, result.rules) == ("fail", ("702.26b", "R2017-nonexistent"))
     assert "(TapForMana): refused" in result.message

@@ -65,6 +65,22 @@ class PhasedOutLandTapsForMana(Rules):
 
 
 @mutant(
+    "phased-out-land-creature-taps-for-mana",
+    "702.26b",
+    "checks a land creature's mana ability like a creature's {T} ability, for summoning sickness "
+    "only, so a phased-out land creature still makes mana",
+    kills=("phased_out_lands_cannot_be_tapped_for_mana",),
+)
+class PhasedOutLandCreatureTapsForMana(Rules):
+    def can_tap_for_mana(self, card: Card, player: int) -> bool:
+        if card.is_creature and "land" in card.types:
+            return (
+                card.on_battlefield and card.controller == player and not (card.tapped or card.sick)
+            )
+        return super().can_tap_for_mana(card, player)
+
+
+@mutant(
     "mana-abilities-ignore-sickness",
     "302.6",
     "checks summoning sickness for a creature's {T} abilities but not for its mana ability, so a "

@@ -220,7 +220,9 @@ def _tap_lands_around_phasing(
         max_actions=3,
         min_permanents=2,
         effects=False,
-        permanent_kinds=("land",),
+        # A land creature is a land (300.2): its mana ability is judged the
+        # same way, whatever a creature's {T} abilities are checked for.
+        permanent_kinds=("land", "land creature"),
     ),
     exercised=_refused_a_phased_out_land_and_tapped_one,
 )
