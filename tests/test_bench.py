@@ -21,7 +21,7 @@ import pytest
 from conformance.bench.boards import board, untap_problems
 from conformance.bench.gate import compare, parse_limit
 from conformance.bench.growth import fit_growth
-from conformance.bench.measuring import BenchSession, Limits
+from conformance.bench.measuring import MIN_ROUNDS, BenchSession, Limits
 from conformance.bench.runs import BenchRun, Measurement, RunFileError, read_run
 from conformance.cli import main
 
@@ -29,6 +29,15 @@ from conformance.cli import main
 #: not how fast anything is.
 FAST = ["--sizes", "10,20,40", "--time", "0.1"]
 NODE = Path(__file__).resolve().parents[1] / "examples" / "node-engine" / "engine.json"
+
+
+@pytest.fixture(autouse=True)
+def _outside_xdist(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`phasecert bench` runs its pytest session in this process: inside an
+    xdist worker (the README's `pytest -n auto`), pytest-benchmark would
+    see the worker's variable and time nothing, leaving every size one
+    untimed round. The command is run from a shell, never from a worker."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
 
 
 def bench(engine: str, out: Path, *extra: str) -> int:
@@ -40,6 +49,8 @@ def _measured(out: Path, engine: str) -> BenchRun:
     assert run.engine == engine
     assert [m.size for m in run.measurements] == [10, 20, 40]
     assert not run.failed
+    # Timed by pytest-benchmark: a round per size would be the untimed run.
+    assert all(m.rounds >= MIN_ROUNDS for m in run.measurements)
     report = (out / "bench.md").read_text()
     assert "Growth exponent k = " in report and "![time per pass turn" in report
     ElementTree.fromstring((out / "bench.svg").read_text())  # well-formed SVG
