@@ -285,14 +285,16 @@ def test_a_cards_engine_object_is_the_same_in_every_database() -> None:
             }, spec.name
 
 
+def _printed_variants(kind: str, ability: str) -> list[Permanent]:
+    host = replace(HOSTS[kind], abilities=(ability,))
+    if not host.is_creature:
+        return [host]
+    return [replace(host, power=p, toughness=t) for p, t in ((0, 1), (4, 2))]
+
+
 #: Cards that differ in name, power and toughness, of every kind and with
 #: every ability, which `cards.card_object` makes from one parse each.
-PRINTED_CASES = [
-    replace(HOSTS[kind], abilities=(ability,), power=power, toughness=toughness)
-    for kind, ability in TRIGGER_CASES
-    for power, toughness in ((0, 1), (4, 2))
-    if kind == "creature" or (power, toughness) == (0, 1)
-] + [
+PRINTED_CASES = [p for kind, ability in TRIGGER_CASES for p in _printed_variants(kind, ability)] + [
     replace(HOSTS["creature"], phasing=1, name="namesake", legendary=True, power=5, toughness=5),
     replace(HOSTS["creature"], abilities=("anthem", "tap_gain_life"), chosen="red", power=3),
     replace(HOSTS["land"], types=("land", "creature"), power=2, toughness=2),
