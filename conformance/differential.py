@@ -59,8 +59,9 @@ MAX_DISTINCT = 4
 #: The runs' positions: permanents in every run, Auras and Equipment often,
 #: Auras on attachments (chains), "phases out until" mostly (issue 9
 #: measured a third of the runs empty and no chain at all), and land
-#: creatures, which no property's positions have but 302.6's: an engine
-#: that handles them as lands or as creatures only is compared on both.
+#: creatures, which of the properties' positions only 302.6's and the
+#: 702.26b mana property's have: an engine that handles them as lands or
+#: as creatures only is compared on both.
 _POSITIONS: dict[str, Any] = {
     "min_permanents": 2,
     "max_permanents": 6,

@@ -204,9 +204,10 @@ def test_a_leaves_trigger_that_resolves_a_turn_later_names_no_rule() -> None:
 
 
 def test_the_comparisons_positions_have_legal_land_creatures() -> None:
-    """No property's positions have land creatures but 302.6's: the
-    comparison's do, so an engine that plays them only as lands or only as
-    creatures differs from the reference engine somewhere."""
+    """Of the properties' positions, only 302.6's and the 702.26b mana
+    property's have land creatures: the comparison's do too, so an engine
+    that plays them only as lands or only as creatures differs from the
+    reference engine somewhere."""
     setup = find(
         setups(ALL_CAPABILITIES, **_POSITIONS),
         lambda s: any(set(p.types) == {"land", "creature"} for p in s.permanents),
