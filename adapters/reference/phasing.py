@@ -88,7 +88,10 @@ class PhasingRules:
         indirectly (702.26g); something phasing out both ways at once phases
         out indirectly (702.26h)."""
         with self.state.attachment_index():
-            group = self.state.with_attachments([c for c in roots if c.phased_in])
+            # `Card.phased_in`, inlined: a big phasing event has many roots.
+            group = self.state.with_attachments(
+                [c for c in roots if c.zone == "battlefield" and c.phased_out is None]
+            )
         # The hot path of a big phasing event: hooks and methods looked up
         # once, not per card.
         report = self.state.events.append

@@ -149,7 +149,8 @@ class GameState:
             candidates = self.attached[host]
         else:
             return []
-        return [c for c in candidates if c.on_battlefield and c.attached_to == host]
+        # `Card.on_battlefield`, inlined: the phasing hot path calls this.
+        return [c for c in candidates if c.zone == "battlefield" and c.attached_to == host]
 
     def with_attachments(self, roots: list[Card]) -> dict[str, Card]:
         """`roots` and, over and over, the phased-in cards attached to them,
@@ -160,8 +161,10 @@ class GameState:
         group = {card.id: card for card in roots}
         hosts = [c for c in roots if attached is None or c.id in attached]
         while hosts:
+            # On the battlefield, as `attachments_of` gives: phased in if
+            # not phased out.
             for card in self.attachments_of(hosts.pop().id):
-                if card.phased_in and card.id not in group:
+                if card.phased_out is None and card.id not in group:
                     group[card.id] = card
                     if attached is None or card.id in attached:
                         hosts.append(card)
