@@ -1,12 +1,14 @@
 """Mutants of "your life total can't change" (Teferi's Protection:
 R2017-life-no-effect, R2017-set-life, R2017-exchange, R2017-pay-life,
 R2017-gain-life-cost, R2017-replaced-by-life, R2017-life-replacement,
-R2017-unpreventable, its infect half)."""
+R2017-unpreventable, its infect half), and of replacement abilities that
+still apply while phased out (702.26b)."""
 
 from __future__ import annotations
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
+from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.setup import DRAW_LIFE, Ability
 
@@ -164,3 +166,17 @@ class LockedPlayersGetNoPoison(Rules):
     ) -> int:
         poisons = infect and self.life_can_change(player)
         return super().damage_player(player, amount, preventable, poisons)
+
+
+@mutant(
+    "phased-out-replacements-apply",
+    "702.26b",
+    "the replacement abilities of draws and life look at every permanent on the battlefield, "
+    "phased-out ones too",
+    kills=("phased_out_replacement_effects_apply_nothing",),
+)
+class PhasedOutReplacementsApply(Rules):
+    def replacing(self, player: int, ability: Ability) -> list[Card]:
+        return [
+            c for c in self.state.in_play() if ability in c.abilities and c.controller != player
+        ]

@@ -1,8 +1,11 @@
-"""Properties of replacement effects and a life total that can't change
-(Teferi's Protection): an event replaced by gaining life is replaced by
-nothing (R2017-replaced-by-life); gaining or losing life can't be replaced
-by another event (R2017-life-replacement). Both are exercised only where the engine
-also showed the replacement apply to a player whose life could change."""
+"""Properties of replacement effects: under a life total that can't change
+(Teferi's Protection), an event replaced by gaining life is replaced by
+nothing (R2017-replaced-by-life), and gaining or losing life can't be
+replaced by another event (R2017-life-replacement); both are exercised only
+where the engine also showed the replacement apply to a player whose life
+could change. And a phased-out permanent's replacement abilities apply
+nothing (702.26b, R2017-nonexistent), exercised only where the engine also
+showed the same ability apply while phased in."""
 
 from __future__ import annotations
 
@@ -10,6 +13,9 @@ from collections.abc import Iterator
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.observation import Observation
+from conformance.properties.history import abilities
+from conformance.properties.history import owners as owners_of
 from conformance.properties.life import scenarios_of
 from conformance.properties.players import (
     draws,
@@ -17,6 +23,8 @@ from conformance.properties.players import (
     life,
     life_change,
     locked_through,
+    protected_scenarios,
+    replaced_around,
     replacing,
     shown_resolving,
 )
@@ -188,3 +196,124 @@ def life_loss_replacements_cannot_apply(trace: Trace) -> None:
     draw that many cards instead") can't apply while that player's life
     can't change: nothing happens."""
     _nobody_drew(trace, "lose_to_draw", a.LoseLife, "losing")
+
+
+# Replacement abilities of phased-out permanents (702.26b, R2017-nonexistent).
+
+#: The replacement abilities of draws and life (docs/vocabulary.md), and the
+#: spells of the player each applies to that make that player draw a card.
+_REPLACEMENTS: tuple[Ability, ...] = ("draw_to_life", "gain_to_draw", "lose_to_draw")
+_DRAWING_SPELLS = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
+#: Those that make their controller draw instead.
+_DRAWING_INSTEAD: tuple[Ability, ...] = ("gain_to_draw", "lose_to_draw")
+
+
+def _out_with(trace: Trace, step: Step, ability: Ability, player: int) -> dict[str, int]:
+    """The permanents with `ability` of `player`'s opponents that are phased
+    out both before and after `step`, by id, with their controller (their
+    owner if the engine shows none while out)."""
+    owner = owners_of(trace.scenario)
+
+    def out(obs: Observation) -> dict[str, int]:
+        return {
+            p.id: p.controller if p.controller is not None else owner[p.id]
+            for p in obs.permanents
+            if p.on_battlefield and p.phased_out and ability in abilities(trace.scenario, p.id)
+        }
+
+    before, after = out(step.before), out(step.after)
+    return {pid: c for pid, c in before.items() if pid in after and c != player}
+
+
+def _spells(trace: Trace) -> Iterator[tuple[Step, int]]:
+    """Each spell that makes its caster draw a card, carried out, with its caster."""
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, _DRAWING_SPELLS) and step.after.refused is None:
+            yield step, x.player
+
+
+def _drawing_instead(trace: Trace, step: Step, player: int) -> set[int]:
+    """The opponents of `player` whose phased-in permanents make them draw
+    instead of `player` gaining or losing life, before or after `step`."""
+    return {
+        c
+        for ability in _DRAWING_INSTEAD
+        for obs in (step.before, step.after)
+        for c in replacing(trace, obs, ability, player)
+    }
+
+
+def _applies_only_phased_in(trace: Trace) -> bool:
+    """702.26b: for one replacement ability, the engine showed it replace a
+    player's spell while phased in ("if an opponent would draw a card, that
+    player gains 2 life instead": the spell's card not drawn; "... you draw
+    that many cards instead": its controller drew), and the same spell
+    resolve while every permanent with it was phased out."""
+    for ability in _REPLACEMENTS:
+        shown_in = shown_out = False
+        for step, p in _spells(trace):
+            around = replaced_around(trace, step, ability, p)
+            if ability == "draw_to_life":
+                shown_in = shown_in or (around and draws(step, p) == 0)
+            else:
+                drew = {c for c in replacing(trace, step.before, ability, p) if draws(step, c)}
+                shown_in = shown_in or bool(drew)
+            shown_out = shown_out or (not around and bool(_out_with(trace, step, ability, p)))
+        if shown_in and shown_out:
+            return True
+    return False
+
+
+@rule_property(
+    "702.26b",
+    "R2017-nonexistent",
+    needs=(C.LIFE_REPLACEMENT, C.LIFE_SPELLS),
+    scenarios=protected_scenarios(
+        players.replacement_phases_out,
+        a.GainLife,
+        a.LoseLife,
+        focused=(
+            C.LIFE_REPLACEMENT,
+            C.LOSS_REPLACEMENT,
+            C.LIFE_SPELLS,
+            C.TARGETING,
+            C.PHASE_OUT_ALL,
+        ),
+    ),
+    exercised=_applies_only_phased_in,
+    reads=("life", "cards_drawn"),
+)
+def phased_out_replacement_effects_apply_nothing(trace: Trace) -> None:
+    """702.26b, R2017-nonexistent: the static abilities of a phased-out
+    permanent apply nothing, replacement effects included: while every
+    permanent with "if an opponent would draw a card, that player gains 2
+    life instead" is phased out, a spell's card is drawn; while every one of
+    a player's permanents with "if an opponent would gain (lose) life, you
+    draw that many cards instead" is phased out, that player draws nothing
+    for it."""
+    for step, p in _spells(trace):
+        at = f"{where(trace, step)}, player {p}'s spell"
+        out = _out_with(trace, step, "draw_to_life", p)
+        if out and not replaced_around(trace, step, "draw_to_life", p):
+            expect(
+                draws(step, p) == 1,
+                "702.26b",
+                at,
+                f"its card drawn ({', '.join(sorted(out))} phased out: "
+                "its replacement applies nothing)",
+                f"{draws(step, p)} drawn, life {life(step.before, p)} -> {life(step.after, p)}",
+            )
+        drawing = _drawing_instead(trace, step, p)
+        for ability in _DRAWING_INSTEAD:
+            out = _out_with(trace, step, ability, p)
+            for c in sorted(set(out.values()) - drawing):
+                theirs = sorted(pid for pid, controller in out.items() if controller == c)
+                expect(
+                    draws(step, c) == 0,
+                    "702.26b",
+                    at,
+                    f"player {c} draws nothing ({', '.join(theirs)} phased out: "
+                    "its replacement applies nothing)",
+                    f"player {c} drew {draws(step, c)}",
+                )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from hypothesis import strategies as st
 
 from conformance import actions as a
+from conformance.capabilities import Capability
 from conformance.setup import Ability, Permanent, Setup, SkipUntap
 from conformance.strategies._draw import Caps, integer, maybe, pick, some
 
@@ -160,6 +161,35 @@ def draw_to_life_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         *some(draw, spells, 2),
         pick(draw, spells),
     )
+
+
+#: The replacement abilities of draws and life, the capability each needs,
+#: and a spell of the player it applies to that it replaces.
+_REPLACED_BY: tuple[tuple[Ability, Capability, type[a.GainLife | a.LoseLife]], ...] = (
+    ("draw_to_life", Capability.LIFE_REPLACEMENT, a.LoseLife),
+    ("gain_to_draw", Capability.LIFE_REPLACEMENT, a.GainLife),
+    ("lose_to_draw", Capability.LOSS_REPLACEMENT, a.LoseLife),
+)
+
+
+def replacement_phases_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26b, R2017-nonexistent: an opponent's replacement of draws or
+    life applies to a player's spell; then the permanent with it phases out
+    (a spell targeting it, or all its controller's permanents) and the
+    player casts the spell again; then turns pass to that opponent's untap
+    step, which phases it back in, and the spell once more."""
+    allowed = [(ability, kind) for ability, need, kind in _REPLACED_BY if need in caps]
+    ways = [w for w in (a.PhaseOut, a.PhaseOutAll) if a.action_needs(w) <= set(caps)]
+    if not (allowed and ways):
+        return setup, ()
+    p, o = _players(draw, setup)
+    ability, kind = pick(draw, allowed)
+    setup = _with_ability(setup, o, ability)
+    source = setup.permanents[-1].id
+    spell = kind(p, integer(draw, 1, 3))
+    out = a.PhaseOut(o, (source,)) if pick(draw, ways) is a.PhaseOut else a.PhaseOutAll(o)
+    back = (a.PassTurn(),) * setup.turns_until(o)
+    return setup, (spell, out, spell, *back, spell)
 
 
 def gain_to_draw_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
