@@ -244,6 +244,22 @@ def test_a_setup_control_effect_for_as_long_as_ends_as_x_phases_out() -> None:
 
 
 @requires_phase
+def test_a_setup_boost_for_as_long_as_ends_as_x_phases_out() -> None:
+    """611.2b, R2017-for-as-long-as: a boost's X is its source too, not the
+    creature it boosts; the engine ends it when X phases out."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            Permanent("c", power=1, toughness=1),
+        ),
+        effects=(BoostEffect(("c",), 0, duration=Duration("as_long_as_you_control", "x")),),
+    )
+    game = PhaseRsEngine().start(setup)
+    assert game.observe().permanent("c").power == 2
+    assert game.perform(a.PhaseOut(0, ("x",))).permanent("c").power == 1
+
+
+@requires_phase
 def test_phase_out_until_is_the_sources_ability() -> None:
     """610.4: the source's ability phases the target out (directly). That
     phase.rs then phases it in at the next untap step is D10."""

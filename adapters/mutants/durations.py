@@ -178,3 +178,19 @@ class LimitedEffectsEndOnPhasing(Rules):
         gone = {e.subject for e in self.state.events[start:] if e.kind == "phased_out"}
         self.state.effects = without_limited_effects(self.state.effects, gone)
         self.refresh()
+
+
+@mutant(
+    "boost-for-as-long-as-ignores-phasing",
+    "R2017-for-as-long-as",
+    "a boost 'for as long as you control X' checks only that X is on the battlefield under its "
+    "controller, phased out or not",
+    kills=("boost_for_as_long_as_ends_when_x_phases_out",),
+)
+class BoostForAsLongAsIgnoresPhasing(Rules):
+    def condition_holds(self, timed: Timed) -> bool:
+        e = timed.effect
+        if isinstance(e, BoostEffect) and e.duration.of is not None:
+            x = self.state.cards.get(e.duration.of)
+            return x is not None and x.on_battlefield and x.controller == e.controller
+        return super().condition_holds(timed)

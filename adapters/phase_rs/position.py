@@ -231,8 +231,11 @@ def _write_effects(state: dict[str, Any], setup: Setup, ids: dict[str, int]) -> 
                 {"type": "AddPower", "value": e.power},
                 {"type": "AddToughness", "value": e.toughness},
             ]
+            # "For as long as you control X" names X as the effect's source.
+            anchor = e.duration.of
+            source = None if anchor is None else ids[anchor]
             for target in e.targets:
-                _add_effect(state, ids[target], e.controller, e.duration, boost)
+                _add_effect(state, ids[target], e.controller, e.duration, boost, source)
 
 
 def _add_effect(

@@ -2,6 +2,7 @@
 package registers them all in `REGISTRY`."""
 
 from conformance.properties import (  # noqa: F401
+    as_long_as,
     attachments,
     blocking,
     combat,

@@ -95,6 +95,22 @@ def control_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
     return setup, (grant, out)
 
 
+def boost_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-for-as-long-as: a creature T gets +1/+1 "for as long as you
+    control X" from X's controller, then X phases out (targeted, all of its
+    controller's permanents, or its phasing at an untap step)."""
+    ids = _phased_in(setup)
+    creatures = [t for t in ids if setup.permanent(t).is_creature]
+    if len(ids) < 2 or not creatures:
+        return setup, ()
+    target = pick(draw, creatures)
+    x = pick(draw, [t for t in ids if t != target])
+    player = _controller(setup, x)
+    boost = BoostEffect((target,), player, duration=Duration("as_long_as_you_control", x))
+    setup = replace(setup, effects=(*setup.effects, boost))
+    return setup, (pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()]),)
+
+
 def control_as_long_as_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """611.2b: X phases out, then "gain control of T for as long as you
     control X" resolves (it never starts), and another control change that
