@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine, ReferenceGame, Rules, reference_of
 from adapters.reference.state import Card
 from conformance import actions as a
@@ -275,3 +276,30 @@ def test_the_mirage_reference_exercises_limited_effects_ending() -> None:
     back = trace.steps[-1].after.permanent("p2")
     assert (back.controller, back.power) == (1, 1)
     assert not prop.exercised(play(INERT, case)) and not prop.exercised(play(ECHO, case))
+
+
+#: Player 0 gains control of player 1's p1 for as long as they control p2,
+#: then phases both out at once: p1 phased out under player 0 (702.26a), and
+#: the effect ended with it (702.26f). Player 1's untap step leaves it out;
+#: player 0's phases it in, under player 1 (R2017-control).
+ENDED_WITH_ITS_PHASING = scenario(
+    Permanent("p1", owner=1, controller=1, **CREATURE),  # type: ignore[arg-type]
+    Permanent("p2", types=("artifact",)),
+    actions=(
+        a.GainControl(0, "p1", Duration("as_long_as_you_control", "p2")),
+        a.PhaseOut(0, ("p2", "p1")),
+        a.PassTurn(),
+        a.PassTurn(),
+    ),
+)
+
+
+def test_control_ending_as_it_phases_out_is_under_the_player_it_phased_out_under() -> None:
+    prop = REGISTRY["lost_control_phases_in_under_owner_at_former_controllers_untap"]
+    reference = play(ReferenceEngine(), ENDED_WITH_ITS_PHASING)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    assert reference.steps[-1].after.permanent("p1").controller == 1
+    late = mutant_engine("phased-out-under-controller-after-effects-end")
+    with pytest.raises(Violation, match="p1 \\(phased out under player 0\\)"):
+        prop.check(play(late, ENDED_WITH_ITS_PHASING))

@@ -58,6 +58,6 @@ def test_an_engine_that_never_phases_does_not_exercise_it(ability: str) -> None:
 )
 def test_a_phased_out_replacement_that_applies_fails_it(ability: str, expected: str) -> None:
     trace = play(mutant_engine("phased-out-replacements-apply"), SCENARIOS[ability])
-    with pytest.raises(Violation, match="702.26b") as failure:
+    with pytest.raises(Violation, match=r"702\.26b") as failure:
         PROPERTY.check(trace)
     assert expected in str(failure.value)

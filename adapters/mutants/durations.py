@@ -194,3 +194,20 @@ class BoostForAsLongAsIgnoresPhasing(Rules):
             x = self.state.cards.get(e.duration.of)
             return x is not None and x.on_battlefield and x.controller == e.controller
         return super().condition_holds(timed)
+
+
+@mutant(
+    "phased-out-under-controller-after-effects-end",
+    "R2017-control",
+    "who a permanent phased out under is read after the effects its phasing out ended, so one "
+    "whose 'for as long as' control ended with it is recorded as phased out under its owner",
+    kills=("lost_control_phases_in_under_owner_at_former_controllers_untap",),
+)
+class PhasedOutUnderControllerAfterEffectsEnd(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        roots = list(roots)
+        super().phase_out(roots, until)
+        for card in roots:
+            out = card.phased_out
+            if out is not None and out.cause == "direct":
+                card.phased_out = PhasedOut("direct", card.controller, out.until)

@@ -130,16 +130,24 @@ def control_as_long_as_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
 
 def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-control: a player gains control of another's permanent until a
-    turn's end or their next turn, phases it out, and turns pass."""
+    turn's end or their next turn, phases it out, and turns pass. Or for as
+    long as they control X, and X phases out with it, at once: the effect
+    ends as the permanent phases out under them (702.26a, 702.26f)."""
     ids = _phased_in(setup)
     if not ids:
         return setup, ()
     target = pick(draw, ids)
     gainer = (_owner(setup, target) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
     duration = Duration(pick(draw, ["end_of_turn", "your_next_turn"]))
+    out = a.PhaseOut(gainer, (target,))
+    anchors = [x for x in ids if x != target and _controller(setup, x) == gainer]
+    if C.CONTROL_AS_LONG_AS in caps and anchors and maybe(draw):
+        x = pick(draw, anchors)
+        duration = Duration("as_long_as_you_control", x)
+        out = a.PhaseOut(gainer, (x, target))
     return setup, (
         a.GainControl(gainer, target, duration),
-        a.PhaseOut(gainer, (target,)),
+        out,
         a.PassTurn(),
         a.PassTurn(),
         a.PassTurn(),
