@@ -96,6 +96,21 @@ class SkipUntapStillPhases(Rules):
 
 
 @mutant(
+    "skips-do-not-stack",
+    "702.26m",
+    "two effects that skip a player's untap step skip only one",
+    kills=("skipped_untap_step_has_no_phasing",),
+)
+class SkipsDoNotStack(Rules):
+    def untap_step(self, player: int) -> None:
+        # A flag, not a count: the first skipped step uses up every skip.
+        if self.state.skips[player] > 0:
+            self.state.skips[player] = 0
+            return
+        super().untap_step(player)
+
+
+@mutant(
     "phasing-per-instance",
     "702.26p",
     "each instance of phasing phases the permanent out or in again",

@@ -12,7 +12,7 @@ from conformance import actions as a
 from conformance.observation import Observation, PermanentView
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import Ability, Permanent, PhaseCause, SkipUntap
+from conformance.setup import Ability, Permanent, PhaseCause
 
 T = TypeVar("T")
 
@@ -61,10 +61,6 @@ def untap_steps(trace: Trace) -> Iterator[tuple[Step, int]]:
     for step in trace.steps:
         if isinstance(step.action, a.PassTurn) and step.after.refused is None:
             yield step, step.after.active
-
-
-def skips_untap(scenario: Scenario) -> set[int]:
-    return {e.player for e in scenario.setup.effects if isinstance(e, SkipUntap)}
 
 
 def was_in_went_out(step: Step, pid: str) -> bool:

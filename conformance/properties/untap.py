@@ -10,6 +10,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.effects import (
     phased_out_under,
+    skipped_untap_steps,
     untap_step_controllers,
 )
 from conformance.properties.history import (
@@ -17,7 +18,6 @@ from conformance.properties.history import (
     in_game,
     phasing_instances,
     phasings,
-    skips_untap,
     untap_steps,
     view,
     waiting_for_source,
@@ -209,15 +209,15 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
 
 
 def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
-    """702.26m, R2017-skip-untap: a player skipped an untap step in which
-    something of theirs would have phased out or in, and the engine showed
-    something phasing in at another untap step (what waits for a real untap
-    step does come back)."""
-    skipping = set(skips_untap(trace.scenario))
+    """702.26m, R2017-skip-untap: a player skipped an untap step (any of
+    them: several skips stack, one step each) in which something of theirs
+    would have phased out or in, and the engine showed something phasing in
+    at another untap step (what waits for a real untap step does come
+    back)."""
+    skipped = skipped_untap_steps(trace)
     would = elsewhere = False
-    for _, step, player, going, coming in _phased_under_step(trace):
-        if player in skipping:
-            skipping.discard(player)
+    for k, step, _, going, coming in _phased_under_step(trace):
+        if k - 1 in skipped:
             would = would or bool(going | coming)
         else:
             elsewhere = elsewhere or any(was_out_came_in(step, c.id) for c in step.after.permanents)
@@ -228,21 +228,24 @@ def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
     "702.26m",
     "R2017-skip-untap",
     needs={C.SKIP_UNTAP},
+    # Two rounds of up to four players: far enough for a player with two
+    # skips to reach the second untap step they skip.
     scenarios=lambda caps: scenarios(
-        caps, kinds=(a.PassTurn,), min_actions=3, min_permanents=2, skipped_untap=True
+        caps, kinds=(a.PassTurn,), min_actions=8, min_permanents=2, skipped_untap=True
     ),
     exercised=_a_skipped_untap_step_would_have_phased,
     reads={"events"},
 )
 def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     """A player who skips their untap step has no phasing event; what they
-    had phased out waits for the next untap step they actually have."""
-    skipping = set(skips_untap(trace.scenario))
+    had phased out waits for the next untap step they actually have
+    (R2017-skip-untap). Effects stack, one step each: a player with two
+    skips the next two untap steps they would have (702.26m)."""
+    skipped = skipped_untap_steps(trace)
     counts = phasing_instances(trace.scenario)
     for step, player in untap_steps(trace):
-        if player not in skipping:
+        if trace.steps.index(step) not in skipped:
             continue
-        skipping.discard(player)
         moved = [e for e in step.after.events if e.kind in ("phased_in", "phased_out")]
         expect(
             not moved,

@@ -197,11 +197,15 @@ def effect_lists(
     `control_durations`, every permanent controlled by another player than
     its default controller gets an explicit control effect lasting one of
     them (800.4c); with `skipped_untap`, a player always skips their next
-    untap step (702.26m), if `caps` allow."""
+    untap step (702.26m), if `caps` allow, and sometimes the one after too:
+    two effects, which stack (only then: no other property draws two)."""
     effects: list[Effect] = []
     last = setup.players - 1
     if C.SKIP_UNTAP in caps and (skipped_untap or maybe(draw)):
-        effects.append(SkipUntap(integer(draw, 0, last)))
+        skipper = integer(draw, 0, last)
+        effects.append(SkipUntap(skipper))
+        if skipped_untap and maybe(draw):
+            effects.append(SkipUntap(skipper))
     creatures = [p.id for p in setup.permanents if p.is_creature]
     if C.PT_BOOST in caps and creatures and maybe(draw):
         targets = some(draw, creatures, 3) or creatures[:1]
