@@ -200,12 +200,18 @@ def life_loss_replacements_cannot_apply(trace: Trace) -> None:
 
 # Replacement abilities of phased-out permanents (702.26b, R2017-nonexistent).
 
-#: The replacement abilities of draws and life (docs/vocabulary.md), and the
-#: spells of the player each applies to that make that player draw a card.
-_REPLACEMENTS: tuple[Ability, ...] = ("draw_to_life", "gain_to_draw", "lose_to_draw")
+#: The spells that make their caster draw a card.
 _DRAWING_SPELLS = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
-#: Those that make their controller draw instead.
+#: The replacement abilities of draws and life (docs/vocabulary.md) that
+#: make their controller draw instead.
 _DRAWING_INSTEAD: tuple[Ability, ...] = ("gain_to_draw", "lose_to_draw")
+#: Each replacement ability of draws and life, and the spells of an opponent
+#: it replaces part of, if it applies.
+_REPLACES: dict[Ability, tuple[type, ...]] = {
+    "draw_to_life": _DRAWING_SPELLS,
+    "gain_to_draw": (a.GainLife,),
+    "lose_to_draw": (a.LoseLife,),
+}
 
 
 def _out_with(trace: Trace, step: Step, ability: Ability, player: int) -> dict[str, int]:
@@ -250,9 +256,11 @@ def _applies_only_phased_in(trace: Trace) -> bool:
     player gains 2 life instead": the spell's card not drawn; "... you draw
     that many cards instead": its controller drew), and the same spell
     resolve while every permanent with it was phased out."""
-    for ability in _REPLACEMENTS:
+    for ability, replaced in _REPLACES.items():
         shown_in = shown_out = False
         for step, p in _spells(trace):
+            if not isinstance(step.action, replaced):
+                continue
             around = replaced_around(trace, step, ability, p)
             if ability == "draw_to_life":
                 shown_in = shown_in or (around and draws(step, p) == 0)

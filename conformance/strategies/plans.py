@@ -19,7 +19,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.legality import setup_problems
 from conformance.scenario import Scenario
-from conformance.setup import BoostEffect, Duration, Setup
+from conformance.setup import BoostEffect, Duration, Permanent, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.plays import ACTION_KINDS, action_lists
 from conformance.strategies.positions import SIMPLE_DURATIONS, setups
@@ -140,8 +140,13 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     gainer = (_owner(setup, target) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
     duration = Duration(pick(draw, ["end_of_turn", "your_next_turn"]))
     out = a.PhaseOut(gainer, (target,))
-    anchors = [x for x in ids if x != target and _controller(setup, x) == gainer]
-    if C.CONTROL_AS_LONG_AS in caps and anchors and maybe(draw):
+    if C.CONTROL_AS_LONG_AS in caps and maybe(draw):
+        anchors = [x for x in ids if x != target and _controller(setup, x) == gainer]
+        if not anchors:
+            # An artifact of the gainer's to be X (setup ids are p1, p2, ...).
+            anchors = [f"p{len(setup.permanents) + 1}"]
+            made = Permanent(anchors[0], gainer, gainer, ("artifact",))
+            setup = replace(setup, permanents=(*setup.permanents, made))
         x = pick(draw, anchors)
         duration = Duration("as_long_as_you_control", x)
         out = a.PhaseOut(gainer, (x, target))
