@@ -346,3 +346,27 @@ def test_a_phase_trigger_of_what_then_leaves_may_go_to_its_controller_as_the_ste
     trace = play(REFERENCE, scenario)
     assert trace.steps[0].after.permanent("p2").zone == "graveyard"
     REGISTRY["phase_triggers_trigger"].check(trace)
+
+
+def test_a_skipped_untap_step_is_judged_by_702_26m_alone() -> None:
+    """702.26m: a skipped untap step phases nothing and untaps nothing, so
+    the properties of the untap steps a player has leave it alone (none of
+    their generators skips one, but a replayed scenario may)."""
+    setup = Setup(
+        active=1,
+        permanents=(
+            creature("p1", phasing=2, tapped=True),
+            creature("p2", tapped=True, phased_out=PhasedOut("direct", 0)),
+        ),
+        effects=(SkipUntap(0),),
+    )
+    trace = play(REFERENCE, Scenario(setup, (a.PassTurn(), a.PassTurn(), a.PassTurn())))
+    assert trace.steps[0].after.permanent("p2").phased_out
+    assert trace.steps[2].after.permanent("p2").phased_in
+    for name in (
+        "untap_step_phases_out_and_in_at_once",
+        "untap_step_untaps_after_phasing",
+        "phasing_instances_are_redundant",
+        "skipped_untap_step_has_no_phasing",
+    ):
+        REGISTRY[name].check(trace)

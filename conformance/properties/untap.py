@@ -4,7 +4,7 @@ Tokens and creatures that phase in are `entering`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
@@ -38,20 +38,32 @@ def _without(caps: Collection[C], dropped: set[C]) -> set[C]:
     return set(caps) - dropped
 
 
-def _phased_under_step(trace: Trace) -> list[tuple[int, Step, int, set[str], set[str]]]:
-    """For each untap step the engine played (action k, of `player`): the
-    permanents that should phase out in it (phased in, with phasing,
-    controlled by `player` as the step began) and those that should phase in
-    (phased out directly under `player`, from the history, and not waiting
-    for an "until" source, 610.4), by 702.26a."""
+def _played_untap_steps(trace: Trace, skipped: bool = False) -> Iterator[tuple[int, Step, int]]:
+    """Each untap step the engine played (action k, of `player`) that the
+    player had, or with `skipped`, each one they skipped: a skipped untap
+    step has no phasing event (702.26m) and untaps nothing."""
+    skips = skipped_untap_steps(trace)
+    for step, player in untap_steps(trace):
+        k = trace.steps.index(step) + 1
+        if (k - 1 in skips) == skipped:
+            yield k, step, player
+
+
+def _phased_under_step(
+    trace: Trace, skipped: bool = False
+) -> list[tuple[int, Step, int, set[str], set[str]]]:
+    """For each untap step the engine played (action k, of `player`), or
+    with `skipped` each one skipped: the permanents that should phase out in
+    it (phased in, with phasing, controlled by `player` as the step began)
+    and those that should phase in (phased out directly under `player`, from
+    the history, and not waiting for an "until" source, 610.4), by 702.26a."""
     counts = phasing_instances(trace.scenario)
     unders = phased_out_under(trace)
     status = phasings(trace)
     waiting = waiting_for_source(trace)
     controllers = untap_step_controllers(trace)
     result = []
-    for step, player in untap_steps(trace):
-        k = trace.steps.index(step) + 1
+    for k, step, player in _played_untap_steps(trace, skipped):
         going, coming = set(), set()
         for b in step.before.permanents:
             if not b.on_battlefield:
@@ -159,7 +171,7 @@ def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
 def _an_untap_step_untapped_what_phased_in(trace: Trace) -> bool:
     """502.1: an untap step in which a tapped permanent of the active player
     phased in and was untapped (phasing first, then untapping)."""
-    for step, player in untap_steps(trace):
+    for _, step, player in _played_untap_steps(trace):
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not (b.on_battlefield and c.on_battlefield and b.tapped):
@@ -184,8 +196,7 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
     """Phasing comes first in the untap step; what phases in is untapped with
     the rest, and what phases out is left alone (702.26b)."""
     waiting = waiting_for_source(trace)
-    for step, player in untap_steps(trace):
-        k = trace.steps.index(step) + 1
+    for k, step, player in _played_untap_steps(trace):
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not c.on_battlefield:
@@ -214,14 +225,12 @@ def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
     would have phased out or in, and the engine showed something phasing in
     at another untap step (what waits for a real untap step does come
     back)."""
-    skipped = skipped_untap_steps(trace)
-    would = elsewhere = False
-    for k, step, _, going, coming in _phased_under_step(trace):
-        if k - 1 in skipped:
-            would = would or bool(going | coming)
-        else:
-            elsewhere = elsewhere or any(was_out_came_in(step, c.id) for c in step.after.permanents)
-    return would and elsewhere
+    would = any(going | coming for _, _, _, going, coming in _phased_under_step(trace, True))
+    return would and any(
+        was_out_came_in(step, c.id)
+        for _, step, _ in _played_untap_steps(trace)
+        for c in step.after.permanents
+    )
 
 
 @rule_property(
@@ -241,11 +250,8 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     had phased out waits for the next untap step they actually have
     (R2017-skip-untap). Effects stack, one step each: a player with two
     skips the next two untap steps they would have (702.26m)."""
-    skipped = skipped_untap_steps(trace)
     counts = phasing_instances(trace.scenario)
-    for step, player in untap_steps(trace):
-        if trace.steps.index(step) not in skipped:
-            continue
+    for _, step, player in _played_untap_steps(trace, skipped=True):
         moved = [e for e in step.after.events if e.kind in ("phased_in", "phased_out")]
         expect(
             not moved,
@@ -303,8 +309,8 @@ def phasing_instances_are_redundant(trace: Trace) -> None:
     and back in."""
     counts = phasing_instances(trace.scenario)
     controllers = untap_step_controllers(trace)
-    for step, player in untap_steps(trace):
-        controller = controllers[trace.steps.index(step) + 1]
+    for k, step, player in _played_untap_steps(trace):
+        controller = controllers[k]
         for c in step.after.permanents:
             if counts.get(c.id, 0) < 2 or controller.get(c.id) != player:
                 continue
