@@ -303,3 +303,21 @@ def test_control_ending_as_it_phases_out_is_under_the_player_it_phased_out_under
     late = mutant_engine("phased-out-under-controller-after-effects-end")
     with pytest.raises(Violation, match="p1 \\(phased out under player 0\\)"):
         prop.check(play(late, ENDED_WITH_ITS_PHASING))
+
+
+def test_what_waits_for_a_source_that_leaves_the_game_phases_in() -> None:
+    """610.4, 800.4a: player 1's p2 phases out player 0's p1 until p2
+    leaves the battlefield; player 1 concedes, and p2 leaves with them: p1
+    phases in then (docs/readings.md C: S was phased in)."""
+    case = scenario(
+        Permanent("p1", **CREATURE),  # type: ignore[arg-type]
+        Permanent("p2", owner=1, controller=1, **CREATURE),  # type: ignore[arg-type]
+        actions=(a.PhaseOutUntil(1, "p2", "p1"), a.Concede(1)),
+        players=3,
+    )
+    prop = REGISTRY["phased_out_until_waits_for_its_source"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match="p1 \\(phased out until p2 leaves\\)"):
+        prop.check(play(mutant_engine("leaving-the-game-releases-nothing"), case))

@@ -211,3 +211,25 @@ class PhasedOutUnderControllerAfterEffectsEnd(Rules):
             out = card.phased_out
             if out is not None and out.cause == "direct":
                 card.phased_out = PhasedOut("direct", card.controller, out.until)
+
+
+@mutant(
+    "leaving-the-game-releases-nothing",
+    "610.4",
+    "what phased out until a permanent leaves the battlefield stays out when that permanent "
+    "leaves the game with its owner",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class LeavingTheGameReleasesNothing(Rules):
+    leaving = False
+
+    def leave_game(self, player: int) -> None:
+        self.leaving = True
+        try:
+            super().leave_game(player)
+        finally:
+            self.leaving = False
+
+    def release_until(self, source: Card) -> None:
+        if not self.leaving:
+            super().release_until(source)

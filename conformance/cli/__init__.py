@@ -60,7 +60,15 @@ def parser() -> argparse.ArgumentParser:
         choices=sorted(PROFILES),
         help="ci: derandomized (default); certify: thorough; dev: fast",
     )
-    run.add_argument("--rule", action="append", default=[], metavar="ID", help="repeatable")
+    run.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only the properties of this rule (repeatable): a quick check, not a "
+        "certification, as the comparison with the reference engine, which covers every "
+        "rule, runs only without --rule",
+    )
     run.add_argument(
         "--edition",
         default=CURRENT,

@@ -93,8 +93,9 @@ def _source_left_it_came_in(trace: Trace) -> bool:
     "610.4",
     needs=_UNTIL,
     scenarios=lambda caps: plans.planned_scenarios(
-        # Tokens too: a token source ceases to exist as it leaves (704.5d).
-        focus(caps, *_UNTIL, C.TOKENS),
+        # Tokens too: a token source ceases to exist as it leaves (704.5d);
+        # and a source may leave the game with its owner (800.4a).
+        focus(caps, *_UNTIL, C.TOKENS, C.MULTIPLAYER, C.LEAVE_GAME),
         plans.until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,

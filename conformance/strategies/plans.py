@@ -161,9 +161,10 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
 
 def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """610.4, R2017-until-leaves: X phases out until S leaves the battlefield;
-    then S is destroyed, or phases out or stays, and turns pass up to X's
-    controller's untap step (phasing out is not leaving: X doesn't phase in
-    there); later X may be phased out again."""
+    then S is destroyed, or leaves the game with its owner, or phases out or
+    stays, and turns pass up to X's controller's untap step (phasing out is
+    not leaving: X doesn't phase in there); later X may be phased out
+    again."""
     # Any two unattached permanents, phased in for the plan if they weren't.
     ids = [p.id for p in setup.permanents if p.attached_to is None]
     if len(ids) < 2:
@@ -171,6 +172,17 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     source = pick(draw, ids)
     x = pick(draw, [t for t in ids if t != source])
     setup = _with_phased_in(setup, {source, x})
+    # 800.4a: S may leave the game with its owner, a player other than the
+    # active one and X's owner and controller, who then owns S.
+    leavers = [
+        q
+        for q in range(setup.players)
+        if q not in (setup.active, _owner(setup, x), _controller(setup, x))
+    ]
+    leaver = None
+    if C.LEAVE_GAME in caps and setup.players > 2 and leavers and maybe(draw):
+        leaver = pick(draw, leavers)
+        setup = _owned_by(setup, source, leaver)
     player = _controller(setup, source)
     leaves: list[a.Action | None] = [
         a.Destroy(player, source),
@@ -178,7 +190,7 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         a.PhaseOut(player, (source,)),
         None,  # S stays
     ]
-    then = pick(draw, leaves)
+    then = pick(draw, leaves) if leaver is None else a.Concede(leaver)
     turns = 0
     if then is None or isinstance(then, a.PhaseOut):
         # S is still there (in or out) when x's controller's untap step
@@ -208,6 +220,15 @@ def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | 
         return None
     attachment, host = pick(draw, pairs)
     return _with_phased_in(setup, {host}), attachment, host
+
+
+def _owned_by(setup: Setup, pid: str, player: int) -> Setup:
+    """`setup` with `pid` owned and controlled by `player`."""
+    permanents = tuple(
+        replace(p, owner=player, controller=player, default_controller=None) if p.id == pid else p
+        for p in setup.permanents
+    )
+    return replace(setup, permanents=permanents)
 
 
 def _with_phased_in(setup: Setup, ids: set[str]) -> Setup:
