@@ -28,6 +28,7 @@ from conformance.setup import (
 
 AURA = {"types": ("enchantment",), "attachment": "aura"}
 EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
+FORTIFICATION = {"types": ("artifact",), "attachment": "fortification"}
 CREATURE = {"power": 1, "toughness": 1}
 
 
@@ -321,3 +322,27 @@ def test_what_waits_for_a_source_that_leaves_the_game_phases_in() -> None:
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match="p1 \\(phased out until p2 leaves\\)"):
         prop.check(play(mutant_engine("leaving-the-game-releases-nothing"), case))
+
+
+@pytest.mark.parametrize(
+    ("attachment", "host"),
+    [(AURA, CREATURE), (EQUIPMENT, CREATURE), (FORTIFICATION, {"types": ("land",)})],
+    ids=["aura", "equipment", "fortification"],
+)
+def test_an_attachment_phased_out_alone_comes_back_to_its_host(
+    attachment: dict[str, object], host: dict[str, object]
+) -> None:
+    """702.26i: phased out on its own, it phases in attached to the host
+    that stayed, whatever kind of attachment it is."""
+    case = scenario(
+        Permanent("p1", **host),  # type: ignore[arg-type]
+        Permanent("p2", attached_to="p1", **attachment),  # type: ignore[arg-type]
+        actions=(a.PhaseOut(0, ("p2",)), a.PassTurn(), a.PassTurn()),
+    )
+    prop = REGISTRY["directly_phased_out_attachments_find_their_host"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert reference.steps[-1].after.permanent("p2").attached_to == "p1"
+    if attachment is FORTIFICATION:
+        with pytest.raises(Violation, match="fortification p2 \\(was on p1\\)"):
+            prop.check(play(mutant_engine("fortification-returns-unattached"), case))

@@ -102,6 +102,21 @@ class AuraReturnsUnattached(Rules):
 
 
 @mutant(
+    "fortification-returns-unattached",
+    "702.26i",
+    "a directly phased-out Fortification phases in unattached: only Auras and Equipment look "
+    "for their host",
+    kills=("directly_phased_out_attachments_find_their_host",),
+)
+class FortificationReturnsUnattached(Rules):
+    def reattach(self, card: Card) -> None:
+        if card.attachment == "fortification":
+            card.attached_to = None
+        else:
+            super().reattach(card)
+
+
+@mutant(
     "aura-keeps-gone-host",
     "702.26i",
     "a directly phased-out attachment phases in still attached to a host that is gone",

@@ -63,7 +63,7 @@ def _lost_its_host(trace: Trace) -> bool:
     needs={C.AURAS, C.TARGETING, C.DESTROY},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
-        plans.attachment_loses_host,
+        plans.attachment_alone_or_host_lost,
         kinds=(a.PassTurn, a.PhaseOut, a.DestroyAll, a.Destroy, a.PhaseOutUntil),
         permanent_kinds=("creature", "aura", "equipment"),
         min_actions=2,

@@ -280,6 +280,36 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
 
 
+#: Each kind of attachment, the capability it needs, its card type and what
+#: it is attached to (301.5, 303.4).
+_ATTACHMENT_KINDS = (
+    ("aura", C.AURAS, "enchantment", "creature"),
+    ("equipment", C.EQUIPMENT, "artifact", "creature"),
+    ("fortification", C.FORTIFICATIONS, "artifact", "land"),
+)
+
+
+def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26i: an attachment phases out on its own and its host stays, so
+    it phases in attached to it (an Aura, Equipment or Fortification, as the
+    engine has them, on a new host of a player's); or
+    `attachment_loses_host`."""
+    kinds = [k for k in _ATTACHMENT_KINDS if k[1] in caps]
+    if not kinds or maybe(draw):
+        return attachment_loses_host(draw, setup, caps)
+    attachment, _, card_type, host_type = pick(draw, kinds)
+    player = integer(draw, 0, setup.players - 1)
+    n = len(setup.permanents)
+    size = 1 if host_type == "creature" else None
+    host = Permanent(f"p{n + 1}", player, player, (host_type,), power=size, toughness=size)
+    made = Permanent(
+        f"p{n + 2}", player, player, (card_type,), attachment=attachment, attached_to=host.id
+    )
+    setup = replace(setup, permanents=(*setup.permanents, host, made))
+    turns = (a.PassTurn(),) * setup.turns_until(player)
+    return setup, (a.PhaseOut(player, (made.id,)), *turns)
+
+
 def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """702.26a, 611.2: a player gains control of a permanent with phasing
     "until your next turn", then turns pass up to that player's untap step:
