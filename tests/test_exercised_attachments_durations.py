@@ -346,3 +346,19 @@ def test_an_attachment_phased_out_alone_comes_back_to_its_host(
     if attachment is FORTIFICATION:
         with pytest.raises(Violation, match="fortification p2 \\(was on p1\\)"):
             prop.check(play(mutant_engine("fortification-returns-unattached"), case))
+
+
+def test_what_waits_for_a_source_that_dies_of_damage_phases_in() -> None:
+    """610.4, 704.5g: p2 waits until p1 leaves; lethal damage destroys p1
+    as a state-based action, and p2 phases in then, as for a spell."""
+    case = scenario(
+        Permanent("p1", **CREATURE),  # type: ignore[arg-type]
+        Permanent("p2", **CREATURE),  # type: ignore[arg-type]
+        actions=(a.PhaseOutUntil(0, "p1", "p2"), a.DealDamage(0, "p1", 1)),
+    )
+    prop = REGISTRY["phased_out_until_waits_for_its_source"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match="p2 \\(phased out until p1 leaves\\)"):
+        prop.check(play(mutant_engine("until-released-only-by-destroy-spells"), case))

@@ -233,3 +233,25 @@ class LeavingTheGameReleasesNothing(Rules):
     def release_until(self, source: Card) -> None:
         if not self.leaving:
             super().release_until(source)
+
+
+@mutant(
+    "until-released-only-by-destroy-spells",
+    "610.4",
+    "what phased out until a permanent leaves phases in when a spell destroys that permanent, "
+    "not when a state-based action puts it into the graveyard",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class UntilReleasedOnlyByDestroySpells(Rules):
+    in_sba = False
+
+    def one_round_of_sba(self) -> bool:
+        self.in_sba = True
+        try:
+            return super().one_round_of_sba()
+        finally:
+            self.in_sba = False
+
+    def release_until(self, source: Card) -> None:
+        if not self.in_sba:
+            super().release_until(source)

@@ -94,8 +94,9 @@ def _source_left_it_came_in(trace: Trace) -> bool:
     needs=_UNTIL,
     scenarios=lambda caps: plans.planned_scenarios(
         # Tokens too: a token source ceases to exist as it leaves (704.5d);
-        # and a source may leave the game with its owner (800.4a).
-        focus(caps, *_UNTIL, C.TOKENS, C.MULTIPLAYER, C.LEAVE_GAME),
+        # a source may die of damage (704.5g) or leave the game with its
+        # owner (800.4a).
+        focus(caps, *_UNTIL, C.TOKENS, C.DAMAGE_MARKED, C.MULTIPLAYER, C.LEAVE_GAME),
         plans.until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,

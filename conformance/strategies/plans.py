@@ -161,8 +161,8 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
 
 def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """610.4, R2017-until-leaves: X phases out until S leaves the battlefield;
-    then S is destroyed, or leaves the game with its owner, or phases out or
-    stays, and turns pass up to X's controller's untap step (phasing out is
+    then S is destroyed, or dies of damage, or leaves the game with its
+    owner, or phases out or stays, and turns pass up to X's controller's untap step (phasing out is
     not leaving: X doesn't phase in there); later X may be phased out
     again."""
     # Any two unattached permanents, phased in for the plan if they weren't.
@@ -190,6 +190,11 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         a.PhaseOut(player, (source,)),
         None,  # S stays
     ]
+    s = setup.permanent(source)
+    if C.DAMAGE_MARKED in caps and s.toughness is not None:
+        # 704.5g: S dies of lethal damage, a state-based action.
+        lethal = s.toughness + dict(s.counters).get("+1/+1", 0)
+        leaves.append(a.DealDamage(player, source, lethal))
     then = pick(draw, leaves) if leaver is None else a.Concede(leaver)
     turns = 0
     if then is None or isinstance(then, a.PhaseOut):
