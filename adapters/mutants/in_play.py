@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card
@@ -163,6 +166,23 @@ class LegendRuleSeesPhasedOut(Rules):
         ]
         self.legends_die(doomed)
         return super().legend_rule() or bool(doomed)
+
+
+@mutant(
+    "legends-phasing-in-together-all-go",
+    "704.5j",
+    "two legendary permanents with one name that phase in together both go to the graveyard "
+    "(the Mirage rule, 502.15k, played today)",
+    kills=("legend_rule_applies_once_a_legend_phases_in",),
+)
+class LegendsPhasingInTogetherAllGo(Rules):
+    def phase_in(self, roots: Iterable[Card]) -> None:
+        roots = list(roots)
+        super().phase_in(roots)
+        names = Counter((c.controller, c.name) for c in roots if c.legendary and c.phased_in)
+        self.legends_die(
+            [c for c in roots if c.legendary and c.phased_in and names[(c.controller, c.name)] > 1]
+        )
 
 
 @mutant(

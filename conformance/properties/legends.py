@@ -70,8 +70,9 @@ def _phased_in_groups(obs: Observation, names: dict[str, str]) -> dict[tuple, li
 def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
     """Each carried-out step in which legendary L, phased out before, was no
     longer phased out after (it phased in, and may then have met the legend
-    rule), while namesake M, phased in before, was not phased out after and
-    had the same controller as L then: the two met under the legend rule."""
+    rule), while namesake M, phased in before or phasing in with L, was not
+    phased out after and had the same controller as L then: the two met
+    under the legend rule."""
     names = _legend_names(trace.scenario)
     for step, pid, name, b, c in _legend_views(trace):
         if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
@@ -80,7 +81,7 @@ def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
             continue  # never phased in: an older edition's token (702.25k)
         for other, other_name in names.items():
             m, n = view(step.before, other), view(step.after, other)
-            met = other != pid and other_name == name and m and n and m.phased_in
+            met = other != pid and other_name == name and m and n and m.on_battlefield
             met = met and not ceased_while_phased_out(step, other)
             if met and not n.phased_out and _controller(m, n) == _controller(b, c):  # type: ignore[arg-type]
                 yield step, pid, other
@@ -156,13 +157,16 @@ def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """Two copies of a legendary card under one controller: M phased in, L
     phased out under that player; turns pass until their untap step phases
     L in. Sometimes the card has phasing, and then M phases out as L phases
-    in (no legend rule then: they are never both phased in)."""
+    in (no legend rule then: they are never both phased in); or M is phased
+    out too, and both phase in together (704.5j: one of them stays)."""
     free = [p for p in setup.permanents if p.attached_to is None]
     if len(free) < 2:
         return setup, ()
     m, x = free[0], pick(draw, free[1:])
     player = m.controller
     keep = replace(m, legendary=True, name=_NAME, phased_out=None, phasing=int(maybe(draw)))
+    if not keep.phasing and maybe(draw):
+        keep = replace(keep, phased_out=PhasedOut("direct", player))
     # L is another copy of M's card (one name, one set of characteristics).
     out = namesake(x, m, player, token=m.token, phasing=keep.phasing)
     hosts = {m.id, x.id}
