@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine, Rules
 from adapters.reference.game import ReferenceGame
 from conformance import actions as a
@@ -212,3 +213,45 @@ def test_a_plainly_phased_out_creature_must_stay_out(zone: str) -> None:
     trace = replace(trace, steps=(*steps, Step(last.action, last.before, logged)))
     with pytest.raises(Violation, match=r"702\.26b"):
         REGISTRY["phased_out_creatures_are_not_destroyed"].check(trace)
+
+
+def test_two_legends_phasing_in_together_keep_one() -> None:
+    """704.5j: two legendary permanents with one name, both phased out under
+    player 0, phase in together in their untap step: player 0 keeps one,
+    the other goes to the graveyard (both going is Mirage's 502.15k)."""
+    legend = {"types": ("artifact",), "legendary": True, "name": "Legend"}
+    out = PhasedOut("direct", 0)
+    case = Scenario(
+        Setup(
+            active=1,
+            permanents=(
+                Permanent("p1", phased_out=out, **legend),  # type: ignore[arg-type]
+                Permanent("p2", phased_out=out, **legend),  # type: ignore[arg-type]
+            ),
+        ),
+        (a.PassTurn(),),
+    )
+    prop = REGISTRY["legend_rule_applies_once_a_legend_phases_in"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match="p1 and p2: expected one of them phased in"):
+        prop.check(play(mutant_engine("legends-phasing-in-together-all-go"), case))
+
+
+@pytest.mark.parametrize("blocker_phases_out", [False, True])
+def test_a_blocked_attacker_owes_the_defender_no_damage(blocker_phases_out: bool) -> None:
+    """509.1h, 510.1c: a blocked attacker deals its combat damage to its
+    blockers, or none once they are gone; 506.4's property expects damage to
+    the defending player from unblocked attackers only (an outside tester's
+    scenario failed a correct engine there)."""
+    at, blocker = creature("at", power=3), creature("b", controller=1, power=2)
+    actions: tuple[a.Action, ...] = (
+        a.DeclareAttackers(0, ("at",), 1),
+        a.DeclareBlockers(1, (("b", "at"),)),
+        *((a.PhaseOut(1, ("b",)),) if blocker_phases_out else ()),
+        a.PassTurn(),
+    )
+    trace = play(ReferenceEngine(), Scenario(Setup(permanents=(at, blocker)), actions))
+    assert trace.steps[-1].after.player(1).life == 20
+    REGISTRY["phasing_out_removes_from_combat"].check(trace)

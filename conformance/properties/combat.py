@@ -95,12 +95,19 @@ def phased_out_creatures_cannot_attack(trace: Trace) -> None:
 
 def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
     """Each PassTurn the engine carried out with attackers declared: the
-    defender, the attackers still phased in, and the life the defender lost."""
+    defender, the attackers still phased in and unblocked (a blocked one
+    deals its damage to its blockers, or none once they are gone: 509.1h,
+    510.1c), and the life the defender lost."""
     found = []
     for step, _ in carried_out(trace, a.PassTurn):
         if any(p.attacking for p in step.before.permanents):
             defender = _defender(trace, step)
-            attackers = [p.id for p in step.before.permanents if p.attacking and p.phased_in]
+            blocked = _blocked(trace, step)
+            attackers = [
+                p.id
+                for p in step.before.permanents
+                if p.attacking and p.phased_in and p.id not in blocked
+            ]
             lost = step.before.player(defender).life - step.after.player(defender).life
             found.append((step, defender, attackers, lost))
     return found
@@ -170,6 +177,21 @@ def phasing_out_removes_from_combat(trace: Trace) -> None:
             f"{damage} damage from {', '.join(attackers) or 'no attacker'}",
             f"{lost} life lost",
         )
+
+
+def _blocked(trace: Trace, step: Step) -> set[str]:
+    """The attackers blocked in the combat `step` ends, by the blocks the
+    engine carried out since the attack was declared (509.1h: blocked for
+    the rest of combat)."""
+    blocked: set[str] = set()
+    for earlier in reversed(trace.steps[: trace.steps.index(step)]):
+        if earlier.after.refused is not None:
+            continue
+        if isinstance(earlier.action, a.DeclareAttackers):
+            break
+        if isinstance(earlier.action, a.DeclareBlockers):
+            blocked |= {attacker for _, attacker in earlier.action.blocks}
+    return blocked
 
 
 def _defender(trace: Trace, step: Step) -> int:
