@@ -49,8 +49,10 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     # against 514.2: damage stays marked on a phased-out permanent until
     # cleanup (120.6); 502.15g against 702.26f: limited-duration effects go
     # on through phasing (a boost "until your next turn" too, on what phases
-    # in at its controller's untap step before that turn).
+    # in at its controller's untap step before that turn); 502.15k against
+    # 704.5j: of two legends with one name phasing in together, none stays.
     ("mirage", "current"): {
+        "legend_rule_applies_once_a_legend_phases_in",
         "phased_out_tokens_stay_and_phase_in",
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
@@ -79,8 +81,10 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     },
     # Mirage's haste is more than pre-2017 allows (302.6, unchanged since),
     # and so is its healing (514.2, unchanged since); its 502.15g ends what
-    # 702.25e keeps.
+    # 702.25e keeps; its 502.15k leaves none of two legends phasing in
+    # together (704.5j, unchanged since).
     ("mirage", "pre-2017"): {
+        "legend_rule_applies_once_a_legend_phases_in",
         "phasing_in_does_not_cure_summoning_sickness",
         "damage_stays_marked_while_phased_out",
         "limited_effects_outlast_phasing",
