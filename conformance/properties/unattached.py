@@ -42,19 +42,24 @@ def _phase_ins(trace: Trace) -> Iterator[tuple[int, Step, str, Out, PermanentVie
             yield k, step, pid, out, c
 
 
-def _lost_its_host(trace: Trace) -> bool:
-    """702.26i: an attachment that phased out directly phased in with what it
-    was attached to gone or phased out, and the engine showed it unattached
-    (an Equipment or Fortification) or put into the graveyard (an Aura)."""
+def _came_back_by_702_26i(trace: Trace) -> bool:
+    """702.26i: an attachment that phased out directly phased in, and the
+    engine showed it attached to what it was attached to, still there; or,
+    that gone or phased out, unattached (an Equipment or Fortification) or
+    put into the graveyard (an Aura)."""
     kinds = attachment_kinds(trace.scenario)
-    return any(
-        not host_there(step.after, out.host)
-        and (
-            c.zone == "graveyard" if kinds[pid] == "aura" else c.phased_in and c.attached_to is None
-        )
-        for _, step, pid, out, c in _phase_ins(trace)
-        if out.host is not None
-    )
+    for _, step, pid, out, c in _phase_ins(trace):
+        if out.host is None:
+            continue
+        if host_there(step.after, out.host):
+            shown = c.phased_in and c.attached_to == out.host
+        elif kinds[pid] == "aura":
+            shown = c.zone == "graveyard"
+        else:
+            shown = c.phased_in and c.attached_to is None
+        if shown:
+            return True
+    return False
 
 
 @rule_property(
@@ -70,7 +75,7 @@ def _lost_its_host(trace: Trace) -> bool:
         chains=True,
         lead=LEAD,
     ),
-    exercised=_lost_its_host,
+    exercised=_came_back_by_702_26i,
 )
 def directly_phased_out_attachments_find_their_host(trace: Trace) -> None:
     """An attachment that phased out on its own phases in attached to the
