@@ -321,7 +321,7 @@ def test_what_waits_for_a_source_that_leaves_the_game_phases_in() -> None:
     prop.check(reference)
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match="p1 \\(phased out until p2 leaves\\)"):
-        prop.check(play(mutant_engine("leaving-the-game-releases-nothing"), case))
+        prop.check(play(mutant_engine("until-not-ended-by-leaving-game"), case))
 
 
 @pytest.mark.parametrize(

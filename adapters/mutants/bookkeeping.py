@@ -97,14 +97,12 @@ class UntilLinkDroppedWhenSourcePhasesOut(Rules):
                 card.phased_out = PhasedOut(out.cause, out.under)
 
 
-# Survives ci: no 610.4 scenario has the source's owner concede (the property
-# needs Concede and the multiplayer, leave-game capabilities in its plan).
 @mutant(
     "until-not-ended-by-leaving-game",
     "610.4",
     '"until this leaves the battlefield" ends only in the engine\'s move-to-a-zone code: a '
     "source that leaves with its owner, who left the game, never lets its target phase in",
-    kills=(),
+    kills=("phased_out_until_waits_for_its_source",),
 )
 class UntilNotEndedByLeavingGame(Rules):
     """Ends "until" durations in its move-to-a-zone code; removing a

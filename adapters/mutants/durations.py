@@ -214,28 +214,6 @@ class PhasedOutUnderControllerAfterEffectsEnd(Rules):
 
 
 @mutant(
-    "leaving-the-game-releases-nothing",
-    "610.4",
-    "what phased out until a permanent leaves the battlefield stays out when that permanent "
-    "leaves the game with its owner",
-    kills=("phased_out_until_waits_for_its_source",),
-)
-class LeavingTheGameReleasesNothing(Rules):
-    leaving = False
-
-    def leave_game(self, player: int) -> None:
-        self.leaving = True
-        try:
-            super().leave_game(player)
-        finally:
-            self.leaving = False
-
-    def release_until(self, source: Card) -> None:
-        if not self.leaving:
-            super().release_until(source)
-
-
-@mutant(
     "until-released-only-by-destroy-spells",
     "610.4",
     "what phased out until a permanent leaves phases in when a spell destroys that permanent, "
