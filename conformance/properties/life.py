@@ -35,7 +35,7 @@ _LOCK = (C.PLAYER_PROTECTION, C.LIFE_LOCK, C.PHASE_OUT_ALL)
 _SPELLS = (*_LOCK, C.LIFE_SPELLS)
 _READS = ("life", "cards_drawn")
 #: The spells that make their caster draw a card as they resolve.
-_DRAWING = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
+DRAWING_SPELLS = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
 
 
 def scenarios_of(plan: plans.Plan, *kinds: type, extra: tuple[C, ...] = ()) -> ScenarioFactory:

@@ -16,7 +16,7 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.properties.history import abilities
 from conformance.properties.history import owners as owners_of
-from conformance.properties.life import scenarios_of
+from conformance.properties.life import DRAWING_SPELLS, scenarios_of
 from conformance.properties.players import (
     draws,
     free_through,
@@ -200,15 +200,13 @@ def life_loss_replacements_cannot_apply(trace: Trace) -> None:
 
 # Replacement abilities of phased-out permanents (702.26b, R2017-nonexistent).
 
-#: The spells that make their caster draw a card.
-_DRAWING_SPELLS = (a.GainLife, a.LoseLife, a.SetLife, a.PayLife)
 #: The replacement abilities of draws and life (docs/vocabulary.md) that
 #: make their controller draw instead.
 _DRAWING_INSTEAD: tuple[Ability, ...] = ("gain_to_draw", "lose_to_draw")
 #: Each replacement ability of draws and life, and the spells of an opponent
 #: it replaces part of, if it applies.
 _REPLACES: dict[Ability, tuple[type, ...]] = {
-    "draw_to_life": _DRAWING_SPELLS,
+    "draw_to_life": DRAWING_SPELLS,
     "gain_to_draw": (a.GainLife,),
     "lose_to_draw": (a.LoseLife,),
 }
@@ -235,7 +233,7 @@ def _spells(trace: Trace) -> Iterator[tuple[Step, int]]:
     """Each spell that makes its caster draw a card, carried out, with its caster."""
     for step in trace.steps:
         x = step.action
-        if isinstance(x, _DRAWING_SPELLS) and step.after.refused is None:
+        if isinstance(x, DRAWING_SPELLS) and step.after.refused is None:
             yield step, x.player
 
 

@@ -21,6 +21,7 @@ from conformance.legality import setup_problems
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Permanent, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
+from conformance.strategies.players import new_id, with_permanents
 from conformance.strategies.plays import ACTION_KINDS, action_lists
 from conformance.strategies.positions import SIMPLE_DURATIONS, setups
 
@@ -143,10 +144,9 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     if C.CONTROL_AS_LONG_AS in caps and maybe(draw):
         anchors = [x for x in ids if x != target and _controller(setup, x) == gainer]
         if not anchors:
-            # An artifact of the gainer's to be X (setup ids are p1, p2, ...).
-            anchors = [f"p{len(setup.permanents) + 1}"]
-            made = Permanent(anchors[0], gainer, gainer, ("artifact",))
-            setup = replace(setup, permanents=(*setup.permanents, made))
+            # An artifact of the gainer's to be X.
+            anchors = [new_id(setup)]
+            setup = with_permanents(setup, Permanent(anchors[0], gainer, gainer, ("artifact",)))
         x = pick(draw, anchors)
         duration = Duration("as_long_as_you_control", x)
         out = a.PhaseOut(gainer, (x, target))
@@ -304,13 +304,12 @@ def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
         return attachment_loses_host(draw, setup, caps)
     attachment, _, card_type, host_type = pick(draw, kinds)
     player = integer(draw, 0, setup.players - 1)
-    n = len(setup.permanents)
     size = 1 if host_type == "creature" else None
-    host = Permanent(f"p{n + 1}", player, player, (host_type,), power=size, toughness=size)
+    host = Permanent(new_id(setup), player, player, (host_type,), power=size, toughness=size)
     made = Permanent(
-        f"p{n + 2}", player, player, (card_type,), attachment=attachment, attached_to=host.id
+        new_id(setup, 1), player, player, (card_type,), attachment=attachment, attached_to=host.id
     )
-    setup = replace(setup, permanents=(*setup.permanents, host, made))
+    setup = with_permanents(setup, host, made)
     turns = (a.PassTurn(),) * setup.turns_until(player)
     return setup, (a.PhaseOut(player, (made.id,)), *turns)
 

@@ -64,11 +64,13 @@ def _players(draw: st.DrawFn, setup: Setup) -> tuple[int, int]:
     return p, (p + 1 + integer(draw, 0, setup.players - 2)) % setup.players
 
 
-def _add(setup: Setup, *made: Permanent) -> Setup:
+def with_permanents(setup: Setup, *made: Permanent) -> Setup:
+    """`setup` with `made` added after its permanents."""
     return replace(setup, permanents=(*setup.permanents, *made))
 
 
-def _new_id(setup: Setup, k: int = 0) -> str:
+def new_id(setup: Setup, k: int = 0) -> str:
+    """The id of the (k+1)-th permanent added to `setup` (its ids are p1, p2, ...)."""
     return f"p{len(setup.permanents) + 1 + k}"
 
 
@@ -77,15 +79,15 @@ def with_a_permanent(setup: Setup, player: int) -> Setup:
     Teferi's Protection visibly resolves (its phasing out)."""
     if any(p.controller == player and p.phased_out is None for p in setup.permanents):
         return setup
-    return _add(
-        setup, Permanent(_new_id(setup), owner=player, controller=player, power=1, toughness=1)
+    return with_permanents(
+        setup, Permanent(new_id(setup), owner=player, controller=player, power=1, toughness=1)
     )
 
 
 def _with_ability(setup: Setup, player: int, ability: Ability) -> Setup:
     """`setup` with a phased-in enchantment of `player`'s with `ability`."""
-    made = Permanent(_new_id(setup), player, player, ("enchantment",), abilities=(ability,))
-    return _add(setup, made)
+    made = Permanent(new_id(setup), player, player, ("enchantment",), abilities=(ability,))
+    return with_permanents(setup, made)
 
 
 def life_spells_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -266,8 +268,8 @@ def aura_on_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     to a player, who casts Teferi's Protection."""
     p, o = _players(draw, setup)
     setup = with_a_permanent(setup, p)
-    aura = Permanent(_new_id(setup), o, o, ("enchantment",), attachment="aura", attached_to=p)
-    return _add(setup, aura), (a.TeferisProtection(p),)
+    aura = Permanent(new_id(setup), o, o, ("enchantment",), attachment="aura", attached_to=p)
+    return with_permanents(setup, aura), (a.TeferisProtection(p),)
 
 
 def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -276,8 +278,8 @@ def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     o = setup.active
     p = (o + 1 + integer(draw, 0, setup.players - 2)) % setup.players
     setup = with_a_permanent(setup, p)
-    attacker = Permanent(_new_id(setup), o, o, power=integer(draw, 1, 3), toughness=1)
-    setup = _add(setup, attacker)
+    attacker = Permanent(new_id(setup), o, o, power=integer(draw, 1, 3), toughness=1)
+    setup = with_permanents(setup, attacker)
     then = pick(draw, [a.PassTurn(), a.DamageOpponents(o, 1)])
     return setup, (a.TeferisProtection(p), a.DeclareAttackers(o, (attacker.id,), p), then)
 
