@@ -101,8 +101,7 @@ def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
     found = []
     for step, _ in carried_out(trace, a.PassTurn):
         if any(p.attacking for p in step.before.permanents):
-            defender = _defender(trace, step)
-            blocked = _blocked(trace, step)
+            defender, blocked = _combat(trace, step)
             attackers = [
                 p.id
                 for p in step.before.permanents
@@ -179,26 +178,18 @@ def phasing_out_removes_from_combat(trace: Trace) -> None:
         )
 
 
-def _blocked(trace: Trace, step: Step) -> set[str]:
-    """The attackers blocked in the combat `step` ends, by the blocks the
-    engine carried out since the attack was declared (509.1h: blocked for
-    the rest of combat)."""
+def _combat(trace: Trace, step: Step) -> tuple[int, set[str]]:
+    """The defending player of the combat `step` ends, and the attackers
+    blocked in it, by the blocks the engine carried out since the attack was
+    declared (509.1h: blocked for the rest of combat)."""
     blocked: set[str] = set()
     for earlier in reversed(trace.steps[: trace.steps.index(step)]):
         if earlier.after.refused is not None:
             continue
         if isinstance(earlier.action, a.DeclareAttackers):
-            break
+            return earlier.action.defender, blocked
         if isinstance(earlier.action, a.DeclareBlockers):
             blocked |= {attacker for _, attacker in earlier.action.blocks}
-    return blocked
-
-
-def _defender(trace: Trace, step: Step) -> int:
-    index = trace.steps.index(step)
-    for earlier in reversed(trace.steps[:index]):
-        if isinstance(earlier.action, a.DeclareAttackers) and earlier.after.refused is None:
-            return earlier.action.defender
     raise AssertionError("attackers without a declaration")
 
 
