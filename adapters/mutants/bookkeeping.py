@@ -135,14 +135,12 @@ class UntilTokenSourceForgotten(Rules):
             super().release_until(source)
 
 
-# Survives ci: 603.10b's scenarios leave out control changes; with
-# CONTROL_CHANGE in the property's capabilities it dies at the 9th example.
 @mutant(
     "phase-trigger-for-owner",
     "603.10b",
     '"whenever this phases in/out" is put on the stack under its owner\'s control, not its '
     "controller's",
-    kills=(),
+    kills=("phase_triggers_trigger",),
 )
 class PhaseTriggerForOwner(Rules):
     def phase_trigger(self, card: Card, kind: str) -> None:
