@@ -362,3 +362,19 @@ def test_what_waits_for_a_source_that_dies_of_damage_phases_in() -> None:
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match="p2 \\(phased out until p1 leaves\\)"):
         prop.check(play(mutant_engine("until-released-only-by-destroy-spells"), case))
+
+
+def test_a_fortification_phases_out_with_its_land() -> None:
+    """702.26g: Fortifications are attachments like Auras and Equipment; one
+    on a land that phases out phases out with it, indirectly."""
+    case = scenario(
+        Permanent("p1", types=("land",)),
+        Permanent("p2", attached_to="p1", **FORTIFICATION),  # type: ignore[arg-type]
+        actions=(a.PhaseOut(0, ("p1",)),),
+    )
+    prop = REGISTRY["attachments_phase_out_with_their_host"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match=r"702\.26g after action 1 \(PhaseOut\), p2"):
+        prop.check(play(mutant_engine("fortifications-stay-behind"), case))

@@ -200,3 +200,28 @@ class PhaseOutEventByOrder(Rules):
             before_host = isinstance(host, str) and order[host] > order[pid]
             if events[i].kind == "phased_out" and before_host:
                 events[i] = Event("phased_out", pid, "direct")
+
+
+@mutant(
+    "fortifications-stay-behind",
+    "702.26g",
+    "a Fortification stays phased in when its land phases out: only Auras and Equipment "
+    "phase out with their host",
+    kills=("attachments_phase_out_with_their_host",),
+)
+class FortificationsStayBehind(Rules):
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        roots = list(roots)
+        # Unattached for the moment, a Fortification isn't in its land's group.
+        behind = {
+            c: c.attached_to
+            for c in self.state.cards.values()
+            if c.attachment == "fortification" and c not in roots
+        }
+        for card in behind:
+            card.attached_to = None
+        try:
+            super().phase_out(roots, until)
+        finally:
+            for card, host in behind.items():
+                card.attached_to = host

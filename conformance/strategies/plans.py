@@ -207,6 +207,15 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (*played, *(a.PassTurn(),) * turns, *again)
 
 
+#: Each kind of attachment, the capability it needs, its card type and what
+#: it is attached to (301.5, 303.4).
+_ATTACHMENT_KINDS = (
+    ("aura", C.AURAS, "enchantment", "creature"),
+    ("equipment", C.EQUIPMENT, "artifact", "creature"),
+    ("fortification", C.FORTIFICATIONS, "artifact", "land"),
+)
+
+
 def _attachment_pair(draw: st.DrawFn, setup: Setup) -> tuple[Setup, str, str] | None:
     """An attachment and the permanent it is attached to, the host phased
     in: if it was phased out directly, the setup is changed so that it and
@@ -255,7 +264,11 @@ def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     out (targeted, Teferi's Protection, or until a source leaves, which it
     then does), sometimes after one of its attachments phased out on its
     own, then turns pass."""
-    drawn = _attachment_pair(draw, setup)
+    # The drawn setups rarely have a Fortification on a land (one must be
+    # drawn after the other): sometimes the plan adds that pair.
+    forts = [k for k in _ATTACHMENT_KINDS if k[0] == "fortification" and k[1] in caps]
+    new = bool(forts) and maybe(draw)
+    drawn = _new_pair(draw, setup, forts) if new else _attachment_pair(draw, setup)
     if drawn is None:
         return setup, ()
     setup, attachment, host = drawn
@@ -285,15 +298,6 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
 
 
-#: Each kind of attachment, the capability it needs, its card type and what
-#: it is attached to (301.5, 303.4).
-_ATTACHMENT_KINDS = (
-    ("aura", C.AURAS, "enchantment", "creature"),
-    ("equipment", C.EQUIPMENT, "artifact", "creature"),
-    ("fortification", C.FORTIFICATIONS, "artifact", "land"),
-)
-
-
 def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """702.26i: an attachment phases out on its own and its host stays, so
     it phases in attached to it (an Aura, Equipment or Fortification, as the
@@ -302,6 +306,17 @@ def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
     kinds = [k for k in _ATTACHMENT_KINDS if k[1] in caps]
     if not kinds or maybe(draw):
         return attachment_loses_host(draw, setup, caps)
+    setup, made, _ = _new_pair(draw, setup, kinds)
+    player = _controller(setup, made)
+    turns = (a.PassTurn(),) * setup.turns_until(player)
+    return setup, (a.PhaseOut(player, (made,)), *turns)
+
+
+def _new_pair(
+    draw: st.DrawFn, setup: Setup, kinds: Sequence[tuple[str, C, str, str]]
+) -> tuple[Setup, str, str]:
+    """`setup` with a new host and an attachment of one of `kinds`
+    (`_ATTACHMENT_KINDS`) on it, both a player's; and their ids."""
     attachment, _, card_type, host_type = pick(draw, kinds)
     player = integer(draw, 0, setup.players - 1)
     size = 1 if host_type == "creature" else None
@@ -309,9 +324,7 @@ def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
     made = Permanent(
         new_id(setup, 1), player, player, (card_type,), attachment=attachment, attached_to=host.id
     )
-    setup = with_permanents(setup, host, made)
-    turns = (a.PassTurn(),) * setup.turns_until(player)
-    return setup, (a.PhaseOut(player, (made.id,)), *turns)
+    return with_permanents(setup, host, made), made.id, host.id
 
 
 def borrow_until_next_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
