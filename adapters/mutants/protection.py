@@ -1,12 +1,14 @@
-"""Mutants of protection from everything on a player and of Teferi's
-Protection's duration (R2017-protection, R2017-protection-targets,
-R2017-nothing-else, R2017-targets, R2017-skip-untap)."""
+"""Mutants of protection from everything on a player, of Teferi's
+Protection's duration and of what its phasing out takes (R2017-protection,
+R2017-protection-targets, R2017-nothing-else, R2017-targets,
+R2017-skip-untap, R2017-control, R2017-auras)."""
 
 from __future__ import annotations
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.rules import Refused
+from adapters.reference.state import Card
 from conformance import actions as a
 
 
@@ -126,3 +128,26 @@ class ProtectionStopsDiscard(Rules):
     def discard(self, player: int) -> None:
         if not self.is_protected(player):
             super().discard(player)
+
+
+@mutant(
+    "phase-out-all-by-owner",
+    "R2017-control",
+    '"all permanents you control phase out" takes the permanents the player owns',
+    kills=("phase_out_all_takes_what_its_caster_controls",),
+)
+class PhaseOutAllByOwner(Rules):
+    def all_you_control(self, player: int) -> list[Card]:
+        return [c for c in self.state.phased_in() if c.owner == player]
+
+
+@mutant(
+    "phase-out-all-only-unattached",
+    "R2017-auras",
+    '"all permanents you control phase out" takes unattached permanents only, leaving '
+    "attachments to phase out with their hosts (so not those on another player's)",
+    kills=("phase_out_all_takes_what_its_caster_controls",),
+)
+class PhaseOutAllOnlyUnattached(Rules):
+    def all_you_control(self, player: int) -> list[Card]:
+        return [c for c in super().all_you_control(player) if c.attached_to is None]

@@ -28,8 +28,7 @@ class ProtectionRules:
         the life lock first, then its permanents phase out."""
         self.state.protected.add(player)
         self.state.locked.add(player)
-        mine = [c for c in self.state.phased_in() if c.controller == player]
-        self.phase_out(mine)  # type: ignore[attr-defined]
+        self.phase_out(self.all_you_control(player))  # type: ignore[attr-defined]
 
     def end_protection(self, player: int) -> None:
         """611.2a, R2017-skip-untap: "until your next turn" ends as that turn

@@ -154,7 +154,13 @@ class Rules(InPlayRules, PhasingRules, ContinuousRules, ZoneRules, LifeRules, Pr
         or (attachments on them) indirectly (702.26g)."""
         self.check_player(action.player)
         self.receive_priority()
-        self.phase_out([c for c in self.state.phased_in() if c.controller == action.player])
+        self.phase_out(self.all_you_control(action.player))
+
+    def all_you_control(self, player: int) -> list[Card]:
+        """What "all permanents you control phase out" takes: every phased-in
+        permanent `player` controls, another player's too (R2017-control),
+        and an Aura or Equipment on something staying (R2017-auras)."""
+        return [c for c in self.state.phased_in() if c.controller == player]
 
     def phase_out_until(self, action: a.PhaseOutUntil) -> None:
         """610.4: phases out until the source leaves the battlefield. The

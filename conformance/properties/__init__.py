@@ -20,6 +20,7 @@ from conformance.properties import (  # noqa: F401
     mirage,
     multiplayer,
     phase_events,
+    phase_out_all,
     protection,
     replacement,
     responses,
