@@ -346,7 +346,10 @@ def _event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[s
         if len(ref) == len(eng):
             return ("702.26g", "702.26h")  # the same phasing, another cause
         if action is a.PassTurn:
-            return ("702.26a", "702.26p") if max(len(ref), len(eng)) > 1 else ("702.26a",)
+            rules = ("702.26a", "702.26p") if max(len(ref), len(eng)) > 1 else ("702.26a",)
+            # An attachment phases out and in with its host (702.26g), as
+            # the phased_out field's differences say too.
+            return (*rules, "702.26g") if _attached(m, subject) else rules
         if _attached(m, subject):
             return ("702.26g",)
         # Out of the untap step, what phases in on its own was waiting for

@@ -301,6 +301,24 @@ def test_events_differ_as_multisets() -> None:
     assert d.rules == ("702.26g", "702.26h")
 
 
+def test_an_attachment_phasing_in_unlogged_in_the_untap_step_names_702_26g() -> None:
+    """An Aura phases in with its host in the untap step (702.26a, and
+    702.26g: only together with that permanent); an engine that shows it
+    back but logs no phased_in event for it is named by both rules."""
+    host, aura = PermanentView("p1", "battlefield"), PermanentView("p2", "battlefield")
+    aura = replace(aura, attached_to="p1")
+    back = (Event("phased_in", "p1"), Event("phased_in", "p2"))
+    (d,) = differences(
+        Moment(
+            "after action 1 (PassTurn)",
+            _obs(host, aura, events=back),
+            _obs(host, aura, events=back[:1]),
+            PassTurn(),
+        )
+    )
+    assert (d.subject, d.field, d.rules) == ("p2", "phased_in events", ("702.26a", "702.26g"))
+
+
 def test_zone_change_events_are_optional_where_the_zone_changed() -> None:
     gone = PermanentView("t1", "none")
     here = PermanentView("t1", "battlefield")
