@@ -1,4 +1,4 @@
-"""What exercising each existence property means (702.26b, c, e; 506.4;
+"""What exercising each existence property means (702.26b, c, e; 506.4, 510.1c;
 R2017-nonexistent, R2017-targets): for each, a hand-written scenario whose
 reference trace exercises it, and engines that did nothing (an inert one
 refusing every action, an echo one claiming to do everything while
@@ -98,6 +98,16 @@ SCENARIOS: dict[str, Scenario] = {
             ),
         ),
         (a.PhaseOut(0, ("a",)), a.PassTurn(), a.PassTurn()),
+    ),
+    # 506.4, 510.1c: b1, declared first, phases out; b2 is dealt all 3.
+    "the_blocker_left_is_dealt_the_attackers_damage": Scenario(
+        Setup(permanents=(creature("at", power=3), creature("b1", 1), creature("b2", 1))),
+        (
+            a.DeclareAttackers(0, ("at",), 1),
+            a.DeclareBlockers(1, (("b1", "at"), ("b2", "at"))),
+            a.PhaseOut(1, ("b1",)),
+            a.PassTurn(),
+        ),
     ),
     "resolving_effects_skip_phased_out_creatures": Scenario(
         Setup(players=2, active=0, permanents=(A, B, C_)),
@@ -255,3 +265,48 @@ def test_a_blocked_attacker_owes_the_defender_no_damage(blocker_phases_out: bool
     trace = play(ReferenceEngine(), Scenario(Setup(permanents=(at, blocker)), actions))
     assert trace.steps[-1].after.player(1).life == 20
     REGISTRY["phasing_out_removes_from_combat"].check(trace)
+
+
+LONE_BLOCKER = "the_blocker_left_is_dealt_the_attackers_damage"
+
+
+def test_the_blocker_left_dies_of_the_damage_the_first_one_missed() -> None:
+    """506.4, 510.1c: the first declared blocker phased out; the one still
+    blocking is dealt all 3 and dies (704.5g), not spared as the engine that
+    sends the damage to the first declared blocker only leaves it."""
+    case = SCENARIOS[LONE_BLOCKER]
+    assert play(ReferenceEngine(), case).steps[-1].after.permanent("b2").zone == "graveyard"
+    with pytest.raises(Violation, match=r"b2 .*which it alone still blocks"):
+        REGISTRY[LONE_BLOCKER].check(
+            play(mutant_engine("damage-to-first-declared-blocker-only"), case)
+        )
+
+
+def test_two_blockers_left_share_the_damage_as_the_attacker_chooses() -> None:
+    """510.1c: with both blockers still blocking, the attacking player
+    divides the damage: either one may die, and nothing is expected."""
+    declare, block, _, pass_turn = SCENARIOS[LONE_BLOCKER].actions
+    case = replace(SCENARIOS[LONE_BLOCKER], actions=(declare, block, pass_turn))
+    trace = play(ReferenceEngine(), case)
+    swapped = _last_step_shows(
+        _last_step_shows(trace, "b1", zone="battlefield"), "b2", zone="graveyard"
+    )
+    for shown in (trace, swapped):
+        REGISTRY[LONE_BLOCKER].check(shown)
+        assert not REGISTRY[LONE_BLOCKER].exercised(shown)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("power", [0, 1])
+def test_no_death_is_owed_for_damage_short_of_lethal(power: int) -> None:
+    """704.5g: an attacker of power 0 deals no damage, one of power 1 less
+    than the 2 toughness of the blocker left: it stays, and may stay."""
+    setup = SCENARIOS[LONE_BLOCKER].setup
+    at = replace(setup.permanents[0], power=power)
+    case = replace(
+        SCENARIOS[LONE_BLOCKER],
+        setup=replace(setup, permanents=(at, *setup.permanents[1:])),
+    )
+    trace = play(ReferenceEngine(), case)
+    assert trace.steps[-1].after.permanent("b2").on_battlefield
+    REGISTRY[LONE_BLOCKER].check(trace)
+    assert not REGISTRY[LONE_BLOCKER].exercised(trace)  # type: ignore[misc]

@@ -9,9 +9,10 @@ from dataclasses import replace
 
 import pytest
 
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
-from conformance.properties import REGISTRY
+from conformance.properties import REGISTRY, Violation
 from conformance.running import Step, Trace, play
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, ControlEffect, Duration, Permanent, PhasedOut, Setup
@@ -117,3 +118,54 @@ def test_every_multiplayer_property_says_what_exercising_it_means() -> None:
     }
     assert mine == set(SCENARIOS)
     assert all(REGISTRY[n].exercise_doc for n in mine)
+
+
+#: Players 2 and 3, seated in a row, leave; the turn then passes from
+#: player 1 to player 0 over both their seats (800.4m).
+_IN_A_ROW = (a.Concede(2), a.Concede(3), a.PassTurn(), a.PassTurn())
+
+
+@pytest.mark.parametrize(
+    ("name", "case", "shown"),
+    [
+        # 702.26n: p1 phased out under player 3, the second of the two.
+        (
+            "phased_out_under_a_leaver_returns_after_their_turn",
+            Scenario(
+                Setup(
+                    players=4,
+                    permanents=(
+                        bear("p1", owner=0, controller=3, phased_out=PhasedOut("direct", 3)),
+                    ),
+                ),
+                _IN_A_ROW,
+            ),
+            "p1 \\(phased out under player 3, who left\\): expected phases in",
+        ),
+        # 800.4m: player 3's boost ends as their turn would have begun.
+        (
+            "leavers_until_next_turn_effects_last_until_that_turn",
+            Scenario(
+                Setup(
+                    players=4,
+                    permanents=(bear("p1", owner=0, controller=0),),
+                    effects=(BoostEffect(("p1",), 3, duration=Duration("your_next_turn")),),
+                ),
+                _IN_A_ROW,
+            ),
+            "p1 \\(boosted by 3, who left\\): expected 2/2",
+        ),
+    ],
+    ids=["702.26n", "800.4m"],
+)
+def test_every_seat_passed_over_counts_when_leavers_sit_in_a_row(
+    name: str, case: Scenario, shown: str
+) -> None:
+    """702.26n, 800.4m: the turn passing over two players who left, seated
+    in a row, would have begun for each of them, not only the first."""
+    prop = REGISTRY[name]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match=shown):
+        prop.check(play(mutant_engine("leavers-in-a-row-only-first-passed-over"), case))

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
-from adapters.reference.state import Card
+from adapters.reference.state import Card, GameState
+from conformance import actions as a
 
 
 @mutant(
@@ -132,6 +133,40 @@ class BlockersLeavingUnblock(Rules):
             c.blocking == blocked for c in self.state.phased_in() if c is not card
         ):
             self.state.cards[blocked].blocked = False
+
+
+@mutant(
+    "damage-to-first-declared-blocker-only",
+    "506.4",
+    "a blocked attacker deals all its combat damage to the first creature declared to block it, "
+    "so once that one has phased out the damage is lost, though another still blocks",
+    kills=("the_blocker_left_is_dealt_the_attackers_damage",),
+)
+class DamageToFirstDeclaredBlockerOnly(Rules):
+    """Remembers each attacker's first blocker as blocks are declared, and
+    sends it what the attacker deals; a first blocker removed from combat
+    (506.4) is dealt nothing, and neither is the one still blocking."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.first_blockers: dict[str, str] = {}
+
+    def declare_blockers(self, action: a.DeclareBlockers) -> None:
+        super().declare_blockers(action)
+        self.first_blockers = {}
+        for blocker, attacker in action.blocks:
+            self.first_blockers.setdefault(attacker, blocker)
+
+    def blocked_damage(self) -> list[tuple[Card, int]]:
+        marked = []
+        for card, amount in super().blocked_damage():
+            if card.blocking is None:  # a blocker's damage to its attacker
+                marked.append((card, amount))
+                continue
+            first = self.state.cards[self.first_blockers[card.blocking]]
+            if first.phased_in and first.blocking == card.blocking:
+                marked.append((first, amount))
+        return marked
 
 
 @mutant(

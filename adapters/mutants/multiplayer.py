@@ -162,3 +162,21 @@ class LeaverNextTurnEffectsEndAtOnce(Rules):
 class LeaverNextTurnEffectsNeverEnd(Rules):
     def turn_would_have_begun(self, seat: int) -> None:
         self.state.released.add(seat)
+
+
+@mutant(
+    "leavers-in-a-row-only-first-passed-over",
+    "702.26n",
+    "when the turn passes over several players in a row who left, only the first one's turn "
+    "would have begun",
+    kills=(*_RETURN, *_NEXT_TURN),
+)
+class LeaversInARowOnlyFirstPassedOver(Rules):
+    """Counts a seat as passed over only right after a seat still played
+    (or the active one): the next leaver's turn never would have begun, and
+    what phased out under them stays out (800.4m's effects last too)."""
+
+    def turn_would_have_begun(self, seat: int) -> None:
+        before = (seat - 1) % self.state.players
+        if before == self.state.active or self.state.in_game[before]:
+            super().turn_would_have_begun(seat)

@@ -1,11 +1,12 @@
 """Blocking and phasing (702.26b, 506.4, 509.1h, 510.1c; R2017-nonexistent):
 a phased-out creature can't block; a blocker that phases out is removed from
 combat, and the attacker it blocked stays blocked and deals no combat damage
-to the player."""
+to the player, but all of it to the one creature still blocking it, if one
+is."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import Permanent, Setup
-from conformance.strategies._draw import pick
+from conformance.strategies._draw import integer, maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.ANTHEM, C.PT_BOOST}
@@ -240,4 +241,153 @@ def blocked_attackers_stay_blocked_when_blockers_phase_out(trace: Trace) -> None
             f"{where(trace, step)} (combat damage to player {defender})",
             f"{damage} damage from the unblocked {', '.join(hitting) or 'none'}",
             f"{lost} life lost",
+        )
+
+
+def _in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:
+    """`pid` stayed phased in on the battlefield under one controller in
+    every observation from the action at index `declared` up to the one
+    before index `upto`: not removed from combat by phasing out, even if
+    back since, nor by a change of control (506.4), nor by leaving the
+    battlefield."""
+    shown = [view(step.after, pid) for step in trace.steps[declared:upto]]
+    return all(v is not None and v.phased_in for v in shown) and (
+        len({v.controller for v in shown if v is not None}) == 1
+    )
+
+
+def _still_blocking(trace: Trace, step: Step) -> dict[str, tuple[int, list[str]]]:
+    """Before the combat damage `step` deals: each attacker still in combat
+    that creatures were declared to block, with how many were and those
+    still in combat too (by the declarations the engine carried out and what
+    it showed since, not by its `blocking`: 509.1g, 506.4)."""
+    upto = trace.steps.index(step)
+    start = next(
+        (
+            i
+            for i in range(upto - 1, -1, -1)
+            if trace.steps[i].after.refused is None
+            and isinstance(trace.steps[i].action, a.DeclareAttackers | a.PassTurn)
+        ),
+        None,
+    )
+    if start is None or isinstance(trace.steps[start].action, a.PassTurn):
+        return {}
+    attackers = trace.steps[start].action.attackers  # type: ignore[attr-defined]
+    blocks: dict[str, tuple[int, list[str]]] = {}
+    for i in range(start + 1, upto):
+        declared = trace.steps[i]
+        if isinstance(declared.action, a.DeclareBlockers) and declared.after.refused is None:
+            for b, x in declared.action.blocks:
+                if x in attackers and _in_combat_since(trace, start, upto, x):
+                    n, left = blocks.get(x, (0, []))
+                    blocks[x] = (n + 1, [*left, b] if _in_combat_since(trace, i, upto, b) else left)
+    return blocks
+
+
+def _lone_blockers(trace: Trace) -> Iterator[tuple[Step, str, int, list[str], bool]]:
+    """At each combat damage the engine dealt, each creature that is the
+    only one still blocking one or more attackers: the combat damage those
+    attackers deal it (510.1c: all of theirs; an attacker with several
+    blockers left divides its damage as its player chooses, so what it adds
+    is unknown and not counted), those attackers, and whether one of them
+    was blocked by more creatures, now gone."""
+    for step, _ in carried_out(trace, a.PassTurn):
+        dealt: dict[str, tuple[int, list[str], bool]] = {}
+        for x, (declared, left) in _still_blocking(trace, step).items():
+            attacker = view(step.before, x)
+            if len(left) != 1 or attacker is None or attacker.power is None:
+                continue
+            amount, by, shared = dealt.get(left[0], (0, [], False))
+            dealt[left[0]] = (amount + max(attacker.power, 0), [*by, x], shared or declared > 1)
+        for b, (amount, by, shared) in dealt.items():
+            yield step, b, amount, by, shared
+
+
+def _lethal(step: Step, blocker: str, amount: int) -> bool:
+    """`amount` more damage is lethal to `blocker` as the engine showed it
+    before combat damage (704.5g: damage marked at least its toughness)."""
+    v = step.before.permanent(blocker)
+    return amount > 0 and v.toughness is not None and v.damage + amount >= v.toughness
+
+
+def _the_blocker_left_took_lethal_damage(trace: Trace) -> bool:
+    """506.4, 510.1c: an attacker that two creatures blocked, one of which
+    left combat (phased out), dealt the other, the only one still blocking
+    it, lethal combat damage, and the engine showed that one leave the
+    battlefield (704.5g)."""
+    return any(
+        shared
+        and _lethal(step, b, amount)
+        and (c := view(step.after, b)) is not None
+        and not c.on_battlefield
+        for step, b, amount, _, shared in _lone_blockers(trace)
+    )
+
+
+def _double_block_then_one_phases_out(
+    draw: st.DrawFn, setup: Setup, caps: Collection[C]
+) -> Planned:
+    """The active player attacks with a creature, mostly one with power
+    enough to kill either blocker; the defender blocks it with two
+    creatures; one of them, the first declared or the second, phases out
+    at any player's hand; then combat damage."""
+    if C.TARGETING not in caps or setup.players < 2:
+        return setup, ()
+    setup, attackers, blockers = _sides(setup, 1, 2)
+    if not attackers or len(blockers) < 2:
+        return setup, ()
+    (x,) = attackers
+    if integer(draw, 0, 3) > 0:
+        toughest = max(p.toughness or 0 for p in setup.permanents if p.id in blockers)
+        setup = replace(
+            setup,
+            permanents=tuple(
+                replace(p, power=max(p.power or 0, toughest)) if p.id == x else p
+                for p in setup.permanents
+            ),
+        )
+    first, second = blockers if maybe(draw) else blockers[::-1]
+    defender = (setup.active + 1) % setup.players
+    return setup, (
+        a.DeclareAttackers(setup.active, (x,), defender),
+        a.DeclareBlockers(defender, ((first, x), (second, x))),
+        a.PhaseOut(pick(draw, range(setup.players)), (pick(draw, [first, second]),)),
+        a.PassTurn(),
+    )
+
+
+@rule_property(
+    "506.4",
+    needs={C.BLOCKING, C.TARGETING, C.DAMAGE_MARKED},
+    scenarios=lambda caps: planned_scenarios(
+        set(caps) - _QUIET,
+        _double_block_then_one_phases_out,
+        kinds=_KINDS,
+        max_actions=2,
+        min_permanents=3,
+        permanent_kinds=("creature",),
+        ready=True,
+        effects=False,
+    ),
+    exercised=_the_blocker_left_took_lethal_damage,
+)
+def the_blocker_left_is_dealt_the_attackers_damage(trace: Trace) -> None:
+    """506.4: a blocker that phases out is removed from combat, and is no
+    longer blocking. 510.1c: a blocked attacker assigns its combat damage to
+    the creatures blocking it; with only one left, that one is dealt all of
+    it, and dies if that is lethal (704.5g). The plan blocks an attacker
+    with two creatures and phases one out. With two or more still blocking,
+    the attacker's player divides the damage: nothing is expected of it."""
+    for step, b, amount, by, _ in _lone_blockers(trace):
+        if not _lethal(step, b, amount):
+            continue
+        v, c = step.before.permanent(b), view(step.after, b)
+        expect(
+            c is None or not c.on_battlefield,
+            "506.4",
+            f"{where(trace, step)}, {b} ({v.toughness} toughness, {v.damage} damage marked)",
+            f"dealt {amount} combat damage by {', '.join(by)}, which it alone still blocks "
+            "(510.1c): destroyed (704.5g)",
+            f"{b} still on the battlefield",
         )

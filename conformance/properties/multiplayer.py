@@ -205,6 +205,7 @@ def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
         kinds=(a.PassTurn, a.PassTurn, a.Concede),
         min_actions=2,
         max_actions=6,
+        in_a_row=True,
         setup_strategy=phased_out_under_a_non_owner(
             focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER)
         ),
@@ -214,7 +215,10 @@ def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
 def phased_out_under_a_leaver_returns_after_their_turn(trace: Trace) -> None:
     """What phased out under a player who left (and is owned by someone
     else) stays out until that player's turn would have begun, and phases in
-    at the next untap step (the next one not skipped, 702.26m)."""
+    at the next untap step (the next one not skipped, 702.26m). When the
+    turn passes over several players who left, seated in a row, each one's
+    turn would have begun (800.4m): the scenarios sometimes have that
+    player's neighbour leave too, before or after them in the turn order."""
     for step, b, c, under, due in _leaver_phased_out(trace):
         at = f"{where(trace, step)}, {b.id} (phased out under player {under}, who left)"
         if due:
@@ -272,6 +276,7 @@ def _a_leavers_boost_lasted_then_ended(trace: Trace) -> bool:
         kinds=(a.PassTurn, a.PassTurn, a.Concede),
         min_actions=2,
         max_actions=6,
+        in_a_row=True,
         setup_strategy=boosted_by_a_non_active_player(focus(caps, *LEAVING, C.PT_BOOST)),
     ),
     exercised=_a_leavers_boost_lasted_then_ended,
@@ -279,7 +284,8 @@ def _a_leavers_boost_lasted_then_ended(trace: Trace) -> bool:
 def leavers_until_next_turn_effects_last_until_that_turn(trace: Trace) -> None:
     """ "Until your next turn" effects of a player who left last until that
     turn would have begun: a boost they made applies until their seat is
-    passed over, then no longer."""
+    passed over, then no longer, as one of several seats in a row of
+    players who left too (the scenarios sometimes have a neighbour leave)."""
     obs = observations(trace)
     for k, pid, creator, (power, toughness, live) in _leavers_boosted(trace):
         v = obs[k].permanent(pid)

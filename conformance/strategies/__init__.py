@@ -64,28 +64,43 @@ def conceding_scenarios(
     min_actions: int = 0,
     max_actions: int = 8,
     setup_strategy: st.SearchStrategy[Setup] | None = None,
+    in_a_row: bool = False,
     **setup_options: object,
 ) -> Scenario:
     """Like `scenarios`, but three times in four the actions open with a
     concession by one of `leavers(setup)` other than the active player (the
     players a multiplayer rule is about), when the engine plays them. The
-    setup is drawn from `setup_strategy` if given."""
+    setup is drawn from `setup_strategy` if given. With `in_a_row`, three
+    times in four a player seated right before or after that leaver concedes
+    next, on top of the actions drawn, if two players would still be in the
+    game: one turn then passes over two players who left (702.26n, 800.4m)."""
     if setup_strategy is None:
         setup_strategy = setups(caps, **setup_options)  # type: ignore[arg-type]
     setup = draw(setup_strategy)
     candidates = sorted(set(leavers(setup)) - {setup.active})
-    first: tuple[a.Action, ...] = ()
+    first: tuple[a.Concede, ...] = ()
     can_leave = {C.MULTIPLAYER, C.LEAVE_GAME} <= set(caps) and setup.players >= 3
     if can_leave and candidates and integer(draw, 0, 3) > 0:
         first = (a.Concede(pick(draw, candidates)),)
+    size = len(first)
+    if in_a_row and first and setup.players >= 4 and integer(draw, 0, 3) > 0:
+        first += _a_neighbour_concedes(draw, setup, first[0].player)
     rest = draw(
         action_lists(
             setup,
             caps,
             kinds=kinds,
-            min_size=max(0, min_actions - len(first)),
-            max_size=max_actions - len(first),
-            left=[x.player for x in first if isinstance(x, a.Concede)],
+            min_size=max(0, min_actions - size),
+            max_size=max_actions - size,
+            left=[x.player for x in first],
         )
     )
     return Scenario(setup, first + rest)
+
+
+def _a_neighbour_concedes(draw: st.DrawFn, setup: Setup, leaver: int) -> tuple[a.Concede, ...]:
+    """A concession by the player seated right before or right after
+    `leaver`, unless that is the active player."""
+    n = setup.players
+    seats = sorted({(leaver - 1) % n, (leaver + 1) % n} - {setup.active, leaver})
+    return (a.Concede(pick(draw, seats)),) if seats else ()
