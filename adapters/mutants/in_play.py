@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card
+from conformance.setup import BoostEffect
 
 
 @mutant(
@@ -166,6 +167,38 @@ class LegendRuleSeesPhasedOut(Rules):
         ]
         self.legends_die(doomed)
         return super().legend_rule() or bool(doomed)
+
+
+@mutant(
+    "lethal-damage-sees-phased-out",
+    "702.26b",
+    "checks lethal damage (704.5g) on every creature on the battlefield, phased out or not, "
+    "so one whose anthem goes while it is phased out with damage marked is destroyed",
+    kills=("state_based_actions_ignore_phased_out_creatures",),
+)
+class LethalDamageSeesPhasedOut(Rules):
+    def one_round_of_sba(self) -> bool:
+        doomed = [
+            c
+            for c in self.state.in_play()
+            if c.phased_out is not None
+            and c.is_creature
+            and 0 < self.toughness_as_if_phased_in(c) <= c.damage
+        ]
+        for card in doomed:
+            self.leave_battlefield(card, "graveyard")
+        return super().one_round_of_sba() or bool(doomed)
+
+    def toughness_as_if_phased_in(self, card: Card) -> int:
+        """Its toughness as if it were phased in (613.4)."""
+        assert card.toughness is not None
+        anthems = sum(1 for s in self.anthem_sources() if s.controller == card.controller)
+        boosts = sum(
+            t.effect.toughness
+            for t in self.state.effects
+            if isinstance(t.effect, BoostEffect) and card.id in t.effect.targets
+        )
+        return card.toughness + card.counters["+1/+1"] + anthems + boosts
 
 
 @mutant(
