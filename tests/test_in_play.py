@@ -1,7 +1,7 @@
-"""Phasing in play: the reference engine on damage, mana, blocking and
-summoning sickness (514.2, 704.5g, 702.26b, 506.4, 509.1h, 510.1c, 302.6),
-state-based actions' property and mutant on a fixed scenario, and the
-in-play vocabulary's JSON round trip."""
+"""Phasing in play: the reference engine on damage, mana, blocking, summoning
+sickness and what entered this turn (514.2, 704.5g, 702.26b, 506.4, 509.1h,
+510.1c, 302.6, 702.26d), the properties and mutants of the last two on
+fixed scenarios, and the in-play vocabulary's JSON round trip."""
 
 from __future__ import annotations
 
@@ -179,3 +179,28 @@ def test_702_26b_a_phased_out_creature_outlives_the_anthem_it_needed() -> None:
         Violation, match=r"action 3 \(Destroy\), p1: .* the engine showed graveyard"
     ):
         prop.check(trace_of(mutant_engine("lethal-damage-sees-phased-out"), case))
+
+
+def test_702_26d_a_token_that_phased_out_and_in_still_entered_this_turn() -> None:
+    """702.26d: in player 0's next turn, e1 is created, e2 too, which phases
+    out until e3 leaves and back in as e3 is destroyed: both entered this
+    turn and get a card, whereas an engine forgetting it as e2 phased out
+    gives e1 one only."""
+    case = Scenario(
+        Setup(active=1),
+        (
+            a.PassTurn(),
+            a.CreateToken(0, "e1", 0),
+            a.CreateToken(0, "e2", 0),
+            a.CreateToken(0, "e3", 0),
+            a.PhaseOutUntil(0, "e3", "e2"),
+            a.Destroy(0, "e3"),
+            a.DrawPerEntered(0),
+        ),
+    )
+    prop = REGISTRY["phasing_in_is_not_entering_this_turn"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    with pytest.raises(Violation, match="expected 2 card\\(s\\), for e1, e2; the engine showed 1"):
+        prop.check(trace_of(mutant_engine("phasing-out-forgets-entering"), case))

@@ -232,6 +232,19 @@ class PhasingInCountsAsEntering(Rules):
 
 
 @mutant(
+    "phasing-out-forgets-entering",
+    "702.26d",
+    "resets a permanent's history as it phases out, as a zone change would, so a creature that "
+    "entered this turn and phased out and back in is no longer counted as having entered",
+    kills=("phasing_in_is_not_entering_this_turn",),
+)
+class PhasingOutForgetsEntering(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        super().removed_from_combat(card)
+        card.entered_turn = None
+
+
+@mutant(
     "untap-step-triggers-resolve-at-once",
     "502.4",
     "resolves abilities triggered by the untap step's phasing right away, before untapping, "
