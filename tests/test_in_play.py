@@ -1,14 +1,20 @@
-"""Phasing in play: the reference engine on damage, mana, blocking and
-summoning sickness (514.2, 704.5g, 702.26b, 506.4, 509.1h, 510.1c, 302.6),
-and the in-play vocabulary's JSON round trip."""
+"""Phasing in play: the reference engine on damage, mana, blocking, summoning
+sickness and what entered this turn (514.2, 704.5g, 702.26b, 506.4, 509.1h,
+510.1c, 302.6, 702.26d), the properties and mutants of the last two on
+fixed scenarios, and the in-play vocabulary's JSON round trip."""
 
 from __future__ import annotations
 
+import pytest
+
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.codec import dumps, from_data, loads_scenario, to_data
 from conformance.legality import setup_problems
 from conformance.observation import Observation
+from conformance.properties import REGISTRY, Violation
+from conformance.running import play as trace_of
 from conformance.scenario import Scenario
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 
@@ -154,3 +160,47 @@ def test_two_phased_in_namesake_legends_are_an_illegal_position() -> None:
     assert any("704.5j" in p for p in problems)
     theirs = bear("p2", owner=1, controller=1, **legend)
     assert not setup_problems(Setup(permanents=(bear("p1", **legend), theirs)))
+
+
+def test_702_26b_a_phased_out_creature_outlives_the_anthem_it_needed() -> None:
+    """702.26b: p1, 2/2 with +1/+1 from p2's anthem, is dealt 2 damage and
+    phases out; p2 is destroyed: p1 stays, phased out (state-based actions
+    don't see it), and an engine checking lethal damage on it destroys it."""
+    anthem = Permanent("p2", types=("enchantment",), abilities=("anthem",))
+    case = Scenario(
+        Setup(permanents=(bear("p1"), anthem)),
+        (a.DealDamage(1, "p1", 2), a.PhaseOut(0, ("p1",)), a.Destroy(1, "p2")),
+    )
+    prop = REGISTRY["state_based_actions_ignore_phased_out_creatures"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    with pytest.raises(
+        Violation, match=r"action 3 \(Destroy\), p1: .* the engine showed graveyard"
+    ):
+        prop.check(trace_of(mutant_engine("lethal-damage-sees-phased-out"), case))
+
+
+def test_702_26d_a_token_that_phased_out_and_in_still_entered_this_turn() -> None:
+    """702.26d: in player 0's next turn, e1 is created, e2 too, which phases
+    out until e3 leaves and back in as e3 is destroyed: both entered this
+    turn and get a card, whereas an engine forgetting it as e2 phased out
+    gives e1 one only."""
+    case = Scenario(
+        Setup(active=1),
+        (
+            a.PassTurn(),
+            a.CreateToken(0, "e1", 0),
+            a.CreateToken(0, "e2", 0),
+            a.CreateToken(0, "e3", 0),
+            a.PhaseOutUntil(0, "e3", "e2"),
+            a.Destroy(0, "e3"),
+            a.DrawPerEntered(0),
+        ),
+    )
+    prop = REGISTRY["phasing_in_is_not_entering_this_turn"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    with pytest.raises(Violation, match="expected 2 card\\(s\\), for e1, e2; the engine showed 1"):
+        prop.check(trace_of(mutant_engine("phasing-out-forgets-entering"), case))

@@ -9,6 +9,7 @@ from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card, GameState
 from conformance import actions as a
+from conformance.setup import BoostEffect
 
 
 @mutant(
@@ -204,6 +205,38 @@ class LegendRuleSeesPhasedOut(Rules):
 
 
 @mutant(
+    "lethal-damage-sees-phased-out",
+    "702.26b",
+    "checks lethal damage (704.5g) on every creature on the battlefield, phased out or not, "
+    "so one whose anthem goes while it is phased out with damage marked is destroyed",
+    kills=("state_based_actions_ignore_phased_out_creatures",),
+)
+class LethalDamageSeesPhasedOut(Rules):
+    def one_round_of_sba(self) -> bool:
+        doomed = [
+            c
+            for c in self.state.in_play()
+            if c.phased_out is not None
+            and c.is_creature
+            and 0 < self.toughness_as_if_phased_in(c) <= c.damage
+        ]
+        for card in doomed:
+            self.leave_battlefield(card, "graveyard")
+        return super().one_round_of_sba() or bool(doomed)
+
+    def toughness_as_if_phased_in(self, card: Card) -> int:
+        """Its toughness as if it were phased in (613.4)."""
+        assert card.toughness is not None
+        anthems = sum(1 for s in self.anthem_sources() if s.controller == card.controller)
+        boosts = sum(
+            t.effect.toughness
+            for t in self.state.effects
+            if isinstance(t.effect, BoostEffect) and card.id in t.effect.targets
+        )
+        return card.toughness + card.counters["+1/+1"] + anthems + boosts
+
+
+@mutant(
     "legends-phasing-in-together-all-go",
     "704.5j",
     "two legendary permanents with one name that phase in together both go to the graveyard "
@@ -231,6 +264,19 @@ class PhasingInCountsAsEntering(Rules):
     def phase_in_with_attachments(self, card: Card) -> None:
         super().phase_in_with_attachments(card)
         card.entered_turn = self.state.turn
+
+
+@mutant(
+    "phasing-out-forgets-entering",
+    "702.26d",
+    "resets a permanent's history as it phases out, as a zone change would, so a creature that "
+    "entered this turn and phased out and back in is no longer counted as having entered",
+    kills=("phasing_in_is_not_entering_this_turn",),
+)
+class PhasingOutForgetsEntering(Rules):
+    def removed_from_combat(self, card: Card) -> None:
+        super().removed_from_combat(card)
+        card.entered_turn = None
 
 
 @mutant(

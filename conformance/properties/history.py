@@ -267,6 +267,15 @@ def in_game(obs: Observation, index: int) -> bool:
     return 0 <= index < len(obs.players) and obs.players[index].in_game
 
 
+def a_player_left(step: Step) -> bool:
+    """A player left the game during `step` (800.4a: what they own leaves
+    with them, phased out or not, 702.26k)."""
+    return any(
+        b.in_game and not c.in_game
+        for b, c in zip(step.before.players, step.after.players, strict=True)
+    )
+
+
 def ceased_while_phased_out(step: Step, pid: str) -> bool:
     """Before 2017 (702.25k) and in the Mirage rules (217.8d) a phased-out
     token ceases to exist as a state-based action: it was phased out before
