@@ -1,4 +1,7 @@
-"""Mutants of what phased-in permanents can do in play (302.6)."""
+"""Mutants of what phased-in permanents can do in play and of what the game
+sees of phased-out ones there: summoning sickness (302.6), combat (506.4,
+509.1h), damage and state-based actions (514.2, 702.26b, 704.5j), history
+(702.26d) and the untap step's triggers (502.4)."""
 
 from __future__ import annotations
 
