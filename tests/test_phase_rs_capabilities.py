@@ -146,9 +146,15 @@ SCENARIOS: dict[C, Scenario] = {
         a.PassTurn(),
     ),
     C.DAMAGE_MARKED: scenario(
-        (Permanent("c", power=2, toughness=3), creature("d")),
+        (
+            Permanent("c", power=2, toughness=3),
+            creature("d"),
+            Permanent("e", power=1, toughness=3, counters=(("+1/+1", 3),)),
+        ),
         a.DealDamage(1, "c", 2),
         a.DealDamage(1, "d", 3),
+        # Lethal in one spell, as the 610.4 plan deals it.
+        a.DealDamage(1, "e", 6),
         a.DealDamage(0, 1, 1),
         a.PhaseOut(0, ("c",)),
         *TWO_TURNS,

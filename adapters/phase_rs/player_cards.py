@@ -26,6 +26,9 @@ TEFERIS_PROTECTION = CardSpec(
 #: dealt as damage, and the totals a life total is set to.
 AMOUNTS = range(1, 4)
 LIFE_TOTALS = range(10, 31)
+#: Damage to a creature may be its lethal damage in one spell (the 610.4
+#: plan's): its toughness (up to 3) plus its +1/+1 counters (up to 3).
+DAMAGE_AMOUNTS = range(1, 10)
 
 
 def _instant(name: str, text: str, keywords: tuple[str, ...] = ()) -> CardSpec:
@@ -39,7 +42,8 @@ SET_LIFE = {
 }
 EXCHANGE_LIFE = _instant("PC Swap", "Exchange life totals with target player. Draw a card.")
 DEAL_DAMAGE = {
-    n: _instant(f"PC Bolt {n}", f"PC Bolt {n} deals {n} damage to any target.") for n in AMOUNTS
+    n: _instant(f"PC Bolt {n}", f"PC Bolt {n} deals {n} damage to any target.")
+    for n in DAMAGE_AMOUNTS
 }
 
 #: R2017-pay-life (119.4): "pay N life" as an additional cost, N from 0.
