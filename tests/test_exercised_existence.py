@@ -310,3 +310,18 @@ def test_no_death_is_owed_for_damage_short_of_lethal(power: int) -> None:
     assert trace.steps[-1].after.permanent("b2").on_battlefield
     REGISTRY[LONE_BLOCKER].check(trace)
     assert not REGISTRY[LONE_BLOCKER].exercised(trace)  # type: ignore[misc]
+
+
+def test_a_phased_out_permanent_s_phase_out_until_ability_cannot_be_activated() -> None:
+    """702.26b: "target permanent phases out until [this] leaves" is an
+    activated ability of its source like any other: not while the source is
+    phased out. The reference refuses it; an engine that checks only {T}
+    abilities activates it."""
+    setup = Setup(permanents=(creature("a", abilities=("tap_gain_life",)), creature("b")))
+    case = Scenario(setup, (a.PhaseOut(0, ("a",)), a.PhaseOutUntil(0, "a", "b")))
+    prop = REGISTRY["phased_out_abilities_cannot_be_activated"]
+    reference = play(ReferenceEngine(), case)
+    assert reference.steps[-1].after.refused is not None
+    prop.check(reference)
+    with pytest.raises(Violation, match=r"after action 2 \(PhaseOutUntil\): expected refused"):
+        prop.check(play(mutant_engine("phased-out-until-source-activates"), case))

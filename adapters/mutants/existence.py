@@ -156,6 +156,26 @@ class PhasedOutActivates(Rules):
 
 
 @mutant(
+    "phased-out-until-source-activates",
+    "702.26b",
+    'a phased-out permanent\'s "target permanent phases out until this leaves" ability can be '
+    "activated: only {T} abilities check that their source is phased in",
+    kills=("phased_out_abilities_cannot_be_activated",),
+)
+class PhasedOutUntilSourceActivates(Rules):
+    def phase_out_until(self, action: a.PhaseOutUntil) -> None:
+        card = self.state.cards.get(action.source)
+        if card is None or card.phased_in:
+            super().phase_out_until(action)
+            return
+        out, card.phased_out = card.phased_out, None
+        try:
+            super().phase_out_until(action)
+        finally:
+            card.phased_out = out
+
+
+@mutant(
     "anthem-forgotten-after-phasing",
     "702.26c",
     "an anthem dropped when its source phases out is not applied again when it phases in",

@@ -193,6 +193,11 @@ def _combat(trace: Trace, step: Step) -> tuple[int, set[str]]:
     raise AssertionError("attackers without a declaration")
 
 
+#: Activations of a permanent's ability: "{T}: You gain 1 life", and
+#: "Target permanent phases out until [this] leaves the battlefield." (610.4).
+_ACTIVATIONS = (a.Activate, a.PhaseOutUntil)
+
+
 def _refused_a_phased_out_ability_and_activated(trace: Trace) -> bool:
     """702.26b: an activation of a phased-out permanent's ability was
     refused, and an activation of a phased-in one in the same trace was
@@ -200,14 +205,14 @@ def _refused_a_phased_out_ability_and_activated(trace: Trace) -> bool:
     refused = activated = False
     for step in trace.steps:
         x = step.action
-        if not isinstance(x, a.Activate):
+        if not isinstance(x, _ACTIVATIONS):
             continue
         b, c = view(step.before, x.source), view(step.after, x.source)
         if b is None or c is None or not b.on_battlefield:
             continue
         if b.phased_out:
             refused |= step.after.refused is not None
-        elif step.after.refused is None:
+        elif isinstance(x, a.Activate) and step.after.refused is None:
             gained = step.after.player(x.player).life > step.before.player(x.player).life
             activated |= not b.tapped and c.tapped and gained
     return refused and activated
@@ -215,14 +220,20 @@ def _refused_a_phased_out_ability_and_activated(trace: Trace) -> bool:
 
 def _activate_each(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> tuple[a.Action, ...]:
     """A permanent with "{T}: You gain 1 life" phases out and its controller
-    tries to activate it; each other one's controller activates it; the
-    first phases in at its controller's untap step and is activated again."""
+    tries to activate it, and its "phases out until" ability too, where the
+    engine has one; each other one's controller activates it; the first
+    phases in at its controller's untap step and is activated again."""
     able = [p for p in setup.permanents if "tap_gain_life" in p.abilities]
     if not able or C.TARGETING not in caps:
         return ()
     x = pick(draw, able)
+    others = [p.id for p in setup.permanents if p.id != x.id and p.phased_out is None]
+    until: tuple[a.Action, ...] = ()
+    if C.PHASE_OUT_UNTIL in caps and others:
+        until = (a.PhaseOutUntil(x.controller, x.id, pick(draw, others)),)
     return (
         a.PhaseOut(x.controller, (x.id,)),
+        *until,
         *(a.Activate(p.controller, p.id) for p in able),
         *turns_to_untap(setup, x.controller),
         a.Activate(x.controller, x.id),
@@ -248,10 +259,11 @@ def _activate_each(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> tuple[
 )
 def phased_out_abilities_cannot_be_activated(trace: Trace) -> None:
     """A phased-out permanent's activated abilities can't be activated: it
-    is treated as though it doesn't exist."""
+    is treated as though it doesn't exist. That is "{T}: You gain 1 life"
+    and "target permanent phases out until [this] leaves" (610.4) alike."""
     for step in trace.steps:
         x = step.action
-        if isinstance(x, a.Activate):
+        if isinstance(x, _ACTIVATIONS):
             source = view(step.before, x.source)
             if source is not None and source.on_battlefield and source.phased_out:
                 expect(
