@@ -204,3 +204,22 @@ def test_702_26d_a_token_that_phased_out_and_in_still_entered_this_turn() -> Non
     assert prop.exercised(reference)
     with pytest.raises(Violation, match="expected 2 card\\(s\\), for e1, e2; the engine showed 1"):
         prop.check(trace_of(mutant_engine("phasing-out-forgets-entering"), case))
+
+
+def test_a_control_effect_ending_as_x_phases_out_removes_the_attacker_from_combat() -> None:
+    """506.4: a permanent whose controller changes is removed from combat,
+    also when "for as long as you control X" ends because X phased out
+    (702.26f): y goes back to player 1 and deals its controller no damage."""
+    setup = Setup(
+        permanents=(
+            Permanent("x", types=("artifact",)),
+            bear("y", owner=1, controller=0),
+        ),
+        effects=(ControlEffect("y", 0, Duration("as_long_as_you_control", "x")),),
+    )
+    *_, out, damage = play(
+        setup, a.DeclareAttackers(0, ("y",), 1), a.PhaseOut(0, ("x",)), a.PassTurn()
+    )
+    y = out.permanent("y")
+    assert (y.controller, y.attacking) == (1, False)
+    assert damage.player(1).life == 20

@@ -30,8 +30,10 @@ class ContinuousRules:
     def refresh(self) -> None:
         """Recompute controllers until "for as long as" effects are stable
         (702.26f, R2017-for-as-long-as); a permanent whose controller changed
-        is summoning sick again (302.6). One `control` lookup per pass keeps
-        this linear in permanents plus effects: it runs after every event.
+        is summoning sick again (302.6) and removed from combat (506.4), also
+        when a control effect ended because its X phased out. One `control`
+        lookup per pass keeps this linear in permanents plus effects: it runs
+        after every event.
         A permanent left to a player who left the game is exiled
         (`exile_orphans`), which can end more "for as long as" effects."""
         while True:
@@ -41,6 +43,7 @@ class ContinuousRules:
                 if controller != card.controller:
                     card.controller = controller
                     card.sick = True
+                    self.removed_from_combat(card)  # type: ignore[attr-defined]
             ended = [t for t in self.state.effects if not self.condition_holds(t)]
             for timed in ended:
                 self.state.effects.remove(timed)

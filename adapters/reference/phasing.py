@@ -112,9 +112,10 @@ class PhasingRules:
         self.refresh()  # type: ignore[attr-defined]
 
     def removed_from_combat(self, card: Card) -> None:
-        """506.4: a permanent that phases out is removed from combat: it is
-        no longer attacking or blocking, and as an attacker no longer blocked.
-        509.1h: an attacker it blocked stays blocked."""
+        """506.4: a permanent that phases out, or whose controller changes
+        (`refresh`), is removed from combat: it is no longer attacking or
+        blocking, and as an attacker no longer blocked. 509.1h: an attacker
+        it blocked stays blocked."""
         card.attacking = False
         card.blocked = False
         card.blocking = None
