@@ -56,3 +56,18 @@ def test_a_boost_that_outlasts_its_anchor_phasing_out_fails_it(how: str) -> None
     assert "p1: expected 2/2: the boost for as long as player 0 controls p2 ended" in str(
         failure.value
     )
+
+
+def test_a_boost_ends_as_its_x_phases_out_with_its_host() -> None:
+    """702.26g, R2017-for-as-long-as: X is an Aura on p3; p3 phases out and
+    X with it, indirectly: the boost ends all the same."""
+    p1 = Permanent("p1", power=2, toughness=2)
+    host = Permanent("p3", power=1, toughness=1)
+    x = Permanent("p4", types=("enchantment",), attachment="aura", attached_to="p3")
+    boost = BoostEffect(("p1",), 0, duration=Duration("as_long_as_you_control", "p4"))
+    case = Scenario(Setup(permanents=(p1, host, x), effects=(boost,)), (a.PhaseOut(0, ("p3",)),))
+    trace = play(ReferenceEngine(), case)
+    PROPERTY.check(trace)
+    assert PROPERTY.exercised(trace)
+    with pytest.raises(Violation, match="p1: expected 2/2: the boost for as long as player 0"):
+        PROPERTY.check(play(mutant_engine("for-as-long-as-misses-indirect-phasing"), case))

@@ -378,3 +378,47 @@ def test_a_fortification_phases_out_with_its_land() -> None:
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match=r"702\.26g after action 1 \(PhaseOut\), p2"):
         prop.check(play(mutant_engine("fortifications-stay-behind"), case))
+
+
+def test_control_ends_as_its_x_phases_out_with_its_host() -> None:
+    """702.26g, R2017-for-as-long-as: X is an Equipment on p3; p3 phases out
+    and X with it, indirectly: player 0's control of p2 ends all the same."""
+    case = scenario(
+        *X_AND_T,
+        Permanent("p3", **CREATURE),  # type: ignore[arg-type]
+        Permanent("p4", attached_to="p3", **EQUIPMENT),  # type: ignore[arg-type]
+        actions=(
+            a.GainControl(0, "p2", Duration("as_long_as_you_control", "p4")),
+            a.PhaseOut(0, ("p3",)),
+        ),
+    )
+    prop = REGISTRY["control_for_as_long_as_ends_when_x_phases_out"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match="player 0's control ends as p4 phases out"):
+        prop.check(play(mutant_engine("for-as-long-as-misses-indirect-phasing"), case))
+
+
+def test_an_attachment_finds_its_host_that_phased_out_and_back_meanwhile() -> None:
+    """702.26d, 702.26i: the Aura p2 phases out on its own; its host p1 phases
+    out until p3 leaves and back in as p3 is destroyed. Phasing is no zone
+    change: p1 is the same object, and p2 phases in attached to it."""
+    case = scenario(
+        HOST,
+        AURA_ON_HOST,
+        Permanent("p3", types=("artifact",)),
+        actions=(
+            a.PhaseOut(0, ("p2",)),
+            a.PhaseOutUntil(0, "p3", "p1"),
+            a.Destroy(0, "p3"),
+            a.PassTurn(),
+            a.PassTurn(),
+        ),
+    )
+    prop = REGISTRY["directly_phased_out_attachments_find_their_host"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert reference.steps[-1].after.permanent("p2").attached_to == "p1"
+    with pytest.raises(Violation, match=r"aura p2 \(was on p1\): expected phased in attached"):
+        prop.check(play(mutant_engine("host-back-from-phasing-is-new"), case))

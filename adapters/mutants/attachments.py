@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
-from adapters.reference.state import Card
+from adapters.reference.state import Card, GameState
 from conformance import actions as a
 from conformance.observation import Event
 from conformance.setup import PhasedOut
@@ -114,6 +114,36 @@ class FortificationReturnsUnattached(Rules):
             card.attached_to = None
         else:
             super().reattach(card)
+
+
+@mutant(
+    "host-back-from-phasing-is-new",
+    "702.26i",
+    "phasing counts as a zone change for attachments: a directly phased-out attachment whose "
+    "host phased out and back in meanwhile takes it for a new object and phases in unattached",
+    kills=("directly_phased_out_attachments_find_their_host",),
+)
+class HostBackFromPhasingIsNew(Rules):
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        # How often each permanent phased out ("changed zones"), and how
+        # often its host had as each attachment phased out directly.
+        self.moves: dict[str | int, int] = {}
+        self.seen: dict[str, int] = {}
+
+    def phase_out(self, roots: Iterable[Card], until: str | None = None) -> None:
+        roots = list(roots)
+        super().phase_out(roots, until)
+        for card in roots:
+            self.moves[card.id] = self.moves.get(card.id, 0) + 1
+            if card.attached_to is not None:
+                self.seen[card.id] = self.moves.get(card.attached_to, 0)
+
+    def reattach(self, card: Card) -> None:
+        host = card.attached_to
+        if host is not None and self.seen.get(card.id, 0) != self.moves.get(host, 0):
+            card.attached_to = None
+        super().reattach(card)
 
 
 @mutant(

@@ -58,6 +58,24 @@ class ForAsLongAsIgnoresPhasing(Rules):
 
 
 @mutant(
+    "for-as-long-as-misses-indirect-phasing",
+    "R2017-for-as-long-as",
+    "'for as long as you control X' notices X phasing out only directly: an Aura or Equipment "
+    "that phased out with its host still counts as controlled",
+    kills=(
+        "control_for_as_long_as_ends_when_x_phases_out",
+        "boost_for_as_long_as_ends_when_x_phases_out",
+    ),
+)
+class ForAsLongAsMissesIndirectPhasing(Rules):
+    def duration_condition(self, duration: Duration, player: int) -> bool:
+        x = self.state.cards.get(duration.of or "")
+        if x is not None and x.phased_out is not None and x.phased_out.cause == "indirect":
+            return x.on_battlefield and x.controller == player
+        return super().duration_condition(duration, player)
+
+
+@mutant(
     "for-as-long-as-suspended",
     "702.26f",
     "a 'for as long as' effect is only suspended while X is phased out, and applies again "

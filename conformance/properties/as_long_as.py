@@ -10,6 +10,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.effects import boosts, expected_pt, focus, observations
 from conformance.properties.history import view
+from conformance.properties.identity import UNATTACHED
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.setup import BoostEffect
@@ -58,13 +59,15 @@ def _boost_ended_as_x_phased_out(trace: Trace) -> bool:
     "702.26f",
     needs={C.PT_BOOST, C.CONTROL_AS_LONG_AS},
     scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_FOCUS),
+        # Attachments for the plan's X only (one phasing out with its host).
+        focus(caps, *_FOCUS, C.AURAS, C.EQUIPMENT),
         plans.boost_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll),
         min_actions=1,
         max_actions=4,
         min_permanents=2,
         max_permanents=3,
+        permanent_kinds=UNATTACHED,
         phased_out=False,
         effects=False,
     ),

@@ -28,6 +28,7 @@ from conformance.properties.history import (
     untap_steps,
     view,
 )
+from conformance.properties.identity import UNATTACHED
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -143,13 +144,15 @@ def _control_ended_as_x_phased_out(trace: Trace) -> bool:
     "702.26f",
     needs=_AS_LONG_AS,
     scenarios=lambda caps: plans.planned_scenarios(
-        focus(caps, *_CONTROL),
+        # Attachments for the plan's X only (one phasing out with its host).
+        focus(caps, *_CONTROL, C.AURAS, C.EQUIPMENT),
         plans.control_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=2,
         max_actions=5,
         min_permanents=2,
         max_permanents=3,
+        permanent_kinds=UNATTACHED,
         phased_out=False,
     ),
     exercised=_control_ended_as_x_phased_out,

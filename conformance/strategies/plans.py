@@ -82,34 +82,50 @@ def boost_then_phase_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 
 def control_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-for-as-long-as: X's controller gains control of T "for as long as
-    you control X", then X phases out (targeted, Teferi's Protection, or its
-    phasing at an untap step)."""
+    you control X", then X phases out (`_anchor_and_its_phasing_out`)."""
     ids = _phased_in(setup)
     if len(ids) < 2:
         return setup, ()
-    x = pick(draw, ids)
+    setup, x, out = _anchor_and_its_phasing_out(draw, setup, caps, ids)
     player = _controller(setup, x)
     others = [t for t in ids if t != x]
     target = pick(draw, [t for t in others if _owner(setup, t) != player] or others)
-    out = pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()])
     grant = a.GainControl(player, target, Duration("as_long_as_you_control", x))
     return setup, (grant, out)
 
 
 def boost_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-for-as-long-as: a creature T gets +1/+1 "for as long as you
-    control X" from X's controller, then X phases out (targeted, all of its
-    controller's permanents, or its phasing at an untap step)."""
+    control X" from X's controller, then X phases out
+    (`_anchor_and_its_phasing_out`)."""
     ids = _phased_in(setup)
     creatures = [t for t in ids if setup.permanent(t).is_creature]
     if len(ids) < 2 or not creatures:
         return setup, ()
     target = pick(draw, creatures)
-    x = pick(draw, [t for t in ids if t != target])
+    setup, x, out = _anchor_and_its_phasing_out(draw, setup, caps, [t for t in ids if t != target])
     player = _controller(setup, x)
     boost = BoostEffect((target,), player, duration=Duration("as_long_as_you_control", x))
     setup = replace(setup, effects=(*setup.effects, boost))
-    return setup, (pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()]),)
+    return setup, (out,)
+
+
+def _anchor_and_its_phasing_out(
+    draw: st.DrawFn, setup: Setup, caps: Caps, candidates: Sequence[str]
+) -> tuple[Setup, str, a.Action]:
+    """X for "for as long as you control X", one of `candidates`, and how it
+    phases out: targeted, with all of its controller's permanents, or at
+    their untap step (its phasing). Or, where the engine has attachments,
+    X is a new Aura or Equipment on a new creature, and phases out
+    indirectly as that creature does (702.26g): the effect ignores it all
+    the same (R2017-for-as-long-as)."""
+    kinds = [k for k in _ATTACHMENT_KINDS if k[0] != "fortification" and k[1] in caps]
+    if kinds and maybe(draw):
+        setup, x, host = _new_pair(draw, setup, kinds)
+        return setup, x, a.PhaseOut(_controller(setup, host), (host,))
+    x = pick(draw, candidates)
+    player = _controller(setup, x)
+    return setup, x, pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()])
 
 
 def control_as_long_as_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -299,17 +315,24 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 
 
 def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """702.26i: an attachment phases out on its own and its host stays, so
-    it phases in attached to it (an Aura, Equipment or Fortification, as the
-    engine has them, on a new host of a player's); or
-    `attachment_loses_host`."""
+    """702.26i: an attachment phases out on its own and its host stays (or
+    phases out and back in meanwhile), so it phases in attached to it (an
+    Aura, Equipment or Fortification, as the engine has them, on a new host
+    of a player's); or `attachment_loses_host`."""
     kinds = [k for k in _ATTACHMENT_KINDS if k[1] in caps]
     if not kinds or maybe(draw):
         return attachment_loses_host(draw, setup, caps)
-    setup, made, _ = _new_pair(draw, setup, kinds)
+    setup, made, host = _new_pair(draw, setup, kinds)
     player = _controller(setup, made)
+    away: tuple[a.Action, ...] = ()
+    if {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps) and maybe(draw):
+        # Meanwhile the host phases out and back in: the same object still
+        # (702.26d), so the attachment finds it.
+        source = Permanent(new_id(setup), player, player, ("artifact",))
+        setup = with_permanents(setup, source)
+        away = (a.PhaseOutUntil(player, source.id, host), a.Destroy(player, source.id))
     turns = (a.PassTurn(),) * setup.turns_until(player)
-    return setup, (a.PhaseOut(player, (made,)), *turns)
+    return setup, (a.PhaseOut(player, (made,)), *away, *turns)
 
 
 def _new_pair(
