@@ -79,6 +79,11 @@ LIMITED_OUT_AND_IN = (
     a.PhaseOutUntil(0, "p1", "p2"),
     a.Destroy(0, "p1"),
 )
+DIRECT_THEN_HOST_RELEASED = (
+    a.PhaseOut(0, ("p2",)),
+    a.PhaseOutUntil(0, "p3", "p1"),
+    a.Destroy(0, "p3"),
+)
 
 CASES = {
     "attachments_phase_out_with_their_host": scenario(
@@ -143,6 +148,14 @@ CASES = {
         SOURCE,
         replace(WAITER, owner=1, controller=1),
         actions=LIMITED_OUT_AND_IN,
+    ),
+    # p2 phases out on its own, then its host p1 until p3 leaves, which it
+    # does: p1 is back, p2 stays out until player 0's untap step.
+    "phased_out_permanents_stay_out_between_untap_steps": scenario(
+        HOST,
+        Permanent("p2", attached_to="p1", **EQUIPMENT),  # type: ignore[arg-type]
+        Permanent("p3", types=("artifact",)),
+        actions=DIRECT_THEN_HOST_RELEASED,
     ),
     "source_phasing_out_is_not_leaving": scenario(
         SOURCE,
@@ -422,3 +435,23 @@ def test_an_attachment_finds_its_host_that_phased_out_and_back_meanwhile() -> No
     assert reference.steps[-1].after.permanent("p2").attached_to == "p1"
     with pytest.raises(Violation, match=r"aura p2 \(was on p1\): expected phased in attached"):
         prop.check(play(mutant_engine("host-back-from-phasing-is-new"), case))
+
+
+def test_a_direct_attachment_stays_out_as_its_host_comes_back() -> None:
+    """702.26a, 702.26g: Equipment p2 phased out on its own before its
+    host p1 phased out until p3 leaves; p3 is destroyed: p1 phases in, p2
+    stays out until player 0's untap step, where it phases in on p1. An
+    engine bringing every phased-out attachment back with its host phases
+    p2 in with p1."""
+    case = CASES["phased_out_permanents_stay_out_between_untap_steps"]
+    case = replace(case, actions=(*case.actions, a.PassTurn(), a.PassTurn()))
+    prop = REGISTRY["phased_out_permanents_stay_out_between_untap_steps"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    back, untapped = reference.steps[2].after, reference.steps[-1].after
+    assert back.permanent("p1").phased_in and back.permanent("p2").phased_out
+    assert untapped.permanent("p2").phased_in and untapped.permanent("p2").attached_to == "p1"
+    with pytest.raises(
+        Violation, match=r"702.26g after action 3 \(Destroy\), p2 \(attached to p1\)"
+    ):
+        prop.check(play(mutant_engine("phase-in-brings-direct-attachments"), case))

@@ -223,3 +223,25 @@ def test_a_control_effect_ending_as_x_phases_out_removes_the_attacker_from_comba
     y = out.permanent("y")
     assert (y.controller, y.attacking) == (1, False)
     assert damage.player(1).life == 20
+
+
+def test_702_26b_a_phased_in_creature_dies_as_its_anthem_phases_out() -> None:
+    """702.26b, R2017-nonexistent: p1, 2/2 with +1/+1 from p2's anthem, is
+    dealt 2 damage; p2 phases out, so p1 is 2/2 with 2 damage and dies
+    (704.5g); an engine that counts the phased-out anthem for lethal damage
+    keeps it, shown 2/2."""
+    anthem = Permanent("p2", types=("enchantment",), abilities=("anthem",))
+    case = Scenario(
+        Setup(permanents=(bear("p1"), anthem)),
+        (a.DealDamage(1, "p1", 2), a.PhaseOut(0, ("p2",))),
+    )
+    prop = REGISTRY["state_based_actions_ignore_phased_out_anthems"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    assert reference.steps[-1].after.permanent("p1").zone == "graveyard"
+    with pytest.raises(
+        Violation,
+        match=r"action 2 \(PhaseOut\), p1 \(2 toughness, 2 damage marked\): .* p1 still on",
+    ):
+        prop.check(trace_of(mutant_engine("lethal-damage-counts-phased-out-anthems"), case))

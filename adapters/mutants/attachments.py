@@ -76,6 +76,25 @@ class AttachmentsLeftOut(Rules):
 
 
 @mutant(
+    "phase-in-brings-direct-attachments",
+    "702.26g",
+    "a permanent phasing in brings back every phased-out attachment on it, also one that "
+    "phased out on its own before it and waits for its own untap step",
+    kills=("phased_out_permanents_stay_out_between_untap_steps",),
+)
+class PhaseInBringsDirectAttachments(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        if card.phased_out is None:
+            return  # brought in with its host, before its own turn as a root
+        card.phased_out = None
+        self.state.events.append(Event("phased_in", card.id))
+        self.phase_trigger(card, "phases_in")
+        for attached in self.state.attachments_of(card.id):
+            if attached.phased_out is not None:
+                self.phase_in_with_attachments(attached)
+
+
+@mutant(
     "direct-wins",
     "702.26h",
     "an attachment phasing out both directly and indirectly counts as direct",

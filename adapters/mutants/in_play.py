@@ -240,6 +240,24 @@ class LethalDamageSeesPhasedOut(Rules):
 
 
 @mutant(
+    "lethal-damage-counts-phased-out-anthems",
+    "702.26b",
+    "checks lethal damage (704.5g) with the toughness the anthems of every permanent on the "
+    "battlefield give, phased-out ones included (the toughness it shows is right)",
+    kills=("state_based_actions_ignore_phased_out_anthems",),
+)
+class LethalDamageCountsPhasedOutAnthems(Rules):
+    def lethally_damaged(self) -> list[Card]:
+        anthems = [s for s in self.state.in_play() if "anthem" in s.abilities]
+        lethal = []
+        for card in self.state.phased_in():
+            pt = self.power_toughness(card, anthems) if card.damage > 0 else None
+            if pt is not None and 0 < pt[1] <= card.damage:
+                lethal.append(card)
+        return lethal
+
+
+@mutant(
     "legends-phasing-in-together-all-go",
     "704.5j",
     "two legendary permanents with one name that phase in together both go to the graveyard "

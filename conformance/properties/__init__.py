@@ -25,6 +25,7 @@ from conformance.properties import (  # noqa: F401
     replacement,
     responses,
     sickness,
+    state_based,
     statics,
     triggers,
     unattached,

@@ -40,12 +40,14 @@ _PHASING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destroy)
 _ATTACH_ABILITIES = ("attached", "unattached", "phases_out")
 
 
-def _phasing_hosts(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
+def phasing_hosts(
+    caps: Collection[C], plan: plans.Plan = plans.host_phases_out_and_in
+) -> st.SearchStrategy[Scenario]:
     """Hosts and what is attached to them, chains included, and the actions
-    that phase them or make them leave."""
+    that phase them or make them leave: `plan`, then more."""
     return plans.planned_scenarios(
         caps,
-        plans.host_phases_out_and_in,
+        plan,
         kinds=_PHASING,
         permanent_kinds=_ATTACHMENTS,
         max_actions=5,
@@ -84,7 +86,7 @@ def _went_out_with_host(trace: Trace) -> bool:
 @rule_property(
     "702.26g",
     needs={C.AURAS},
-    scenarios=_phasing_hosts,
+    scenarios=phasing_hosts,
     exercised=_went_out_with_host,
 )
 def attachments_phase_out_with_their_host(trace: Trace) -> None:
@@ -165,7 +167,7 @@ def _came_back_with_host(trace: Trace) -> bool:
     "R2017-attached",
     "702.26g",
     needs={C.AURAS},
-    scenarios=_phasing_hosts,
+    scenarios=phasing_hosts,
     exercised=_came_back_with_host,
 )
 def attachments_return_with_their_host(trace: Trace) -> None:
@@ -210,7 +212,7 @@ def _host_left_direct_one_out(trace: Trace) -> bool:
     "702.26g",
     "702.26b",
     needs={C.AURAS},
-    scenarios=_phasing_hosts,
+    scenarios=phasing_hosts,
     exercised=_host_left_direct_one_out,
     reads={"events"},
 )

@@ -1,8 +1,8 @@
 """Damage and mana of permanents that phase: damage marked on a creature
 that phases out stays marked while it is phased out and is removed at
-cleanup like any other (514.2), but state-based actions don't see it there,
-however its toughness falls (702.26b); and a phased-out land can't be tapped
-for mana (702.26b)."""
+cleanup like any other (514.2), and a phased-out land can't be tapped for
+mana (702.26b). What state-based actions make of damage and phasing is
+`conformance.properties.state_based`'s."""
 
 from __future__ import annotations
 
@@ -12,16 +12,8 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.observation import Observation
 from conformance.properties.history import (
-    a_player_left,
-    abilities,
     carried_out,
-    ceased_while_phased_out,
-    creature_ids,
-    indirectly_out,
-    released_by_leaving,
-    until_sources,
     view,
     was_in_went_out,
     was_out_came_in,
@@ -30,10 +22,9 @@ from conformance.properties.leads import led, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, Setup
+from conformance.setup import Setup
 from conformance.strategies._draw import Caps, pick
 from conformance.strategies.plans import Planned, planned_scenarios
-from conformance.strategies.players import new_id, with_permanents
 
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP, C.LEAVE_GAME, C.ANTHEM, C.PT_BOOST}
 
@@ -184,145 +175,6 @@ def damage_stays_marked_while_phased_out(trace: Trace) -> None:
             f"{went} damage marked, as when it phased out (removed only at cleanup)",
             f"{came} damage marked",
         )
-
-
-def _anthems(trace: Trace, obs: Observation, pid: str, controller: int) -> set[str]:
-    """The phased-in anthems of `controller` in `obs` other than `pid`: those
-    that raise `pid`'s toughness (613.4, 702.26b)."""
-    return {
-        p.id
-        for p in obs.permanents
-        if p.phased_in
-        and p.controller == controller
-        and p.id != pid
-        and "anthem" in abilities(trace.scenario, p.id)
-    }
-
-
-def _outlived_lethal_damage_phased_out(trace: Trace) -> bool:
-    """702.26b: a creature the engine showed with damage marked phased out;
-    later in the turn (before cleanup, 514.2) an anthem of its controller
-    that stayed as it went out stopped applying (it left, phased out or
-    changed controller), so the damage reached the toughness the creature
-    would have had with the anthems then phased in; and the engine still
-    showed it phased out after that."""
-    # id → (damage, toughness, anthems) as it went out, then the anthems
-    # still applying once it was out.
-    out: dict[str, tuple[int, int, set[str], set[str]]] = {}
-    for step in trace.steps:
-        if isinstance(step.action, a.PassTurn):
-            out.clear()
-            continue
-        for pid, (damage, toughness, before, stayed) in out.items():
-            c = view(step.after, pid)
-            if c is None or not (c.on_battlefield and c.phased_out):
-                continue
-            now = _anthems(trace, step.after, pid, c.controller)
-            would_be = toughness - len(before - now) + len(now - before)
-            if stayed - now and would_be <= damage:
-                return True
-        for b in step.before.permanents:
-            if b.damage > 0 and b.toughness is not None and was_in_went_out(step, b.id):
-                before = _anthems(trace, step.before, b.id, b.controller)
-                stayed = _anthems(trace, step.after, b.id, b.controller)
-                out[b.id] = (b.damage, b.toughness, before, stayed)
-    return False
-
-
-def _damage_out_then_anthem_goes(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """A creature, not a token (before 2017 a phased-out token ceases to
-    exist, 702.25k), is dealt damage one short of its toughness, which an
-    anthem of its controller added to the setup raises (a 1/1 is added too
-    if no such creature is phased in); it phases out; then the anthem is
-    destroyed, phases out or changes controller, so the damage reaches the
-    toughness the creature would have."""
-    creatures = [
-        p for p in setup.permanents if p.is_creature and not p.token and p.phased_out is None
-    ]
-    if not creatures:
-        player = pick(draw, range(setup.players))
-        creatures = [Permanent(new_id(setup), player, player, power=1, toughness=1)]
-        setup = with_permanents(setup, *creatures)
-    x = pick(draw, creatures)
-    anthem = Permanent(
-        new_id(setup),
-        owner=x.controller,
-        controller=x.controller,
-        types=("enchantment",),
-        abilities=("anthem",),
-    )
-    setup = with_permanents(setup, anthem)
-    anthems = [
-        p
-        for p in setup.permanents
-        if "anthem" in p.abilities
-        and p.phased_out is None
-        and p.controller == x.controller
-        and p.id != x.id
-    ]
-    toughness = (x.toughness or 1) + dict(x.counters).get("+1/+1", 0) + len(anthems)
-    player = pick(draw, range(setup.players))
-    goes: list[a.Action] = [a.PhaseOut(player, (anthem.id,))]
-    if C.DESTROY in caps:
-        goes.append(a.Destroy(player, anthem.id))
-    if C.CONTROL_CHANGE in caps:
-        others = [q for q in range(setup.players) if q != x.controller]
-        goes.append(a.GainControl(pick(draw, others), anthem.id))
-    # Spells of at most 3 damage each, as everywhere in the scenarios.
-    damage = toughness - 1
-    hits = [a.DealDamage(player, x.id, min(3, damage - k)) for k in range(0, damage, 3)]
-    return setup, (
-        *hits,
-        a.PhaseOut(x.controller, (x.id,)),
-        pick(draw, goes),
-    )
-
-
-@rule_property(
-    "702.26b",
-    needs={C.DAMAGE_MARKED, C.TARGETING, C.ANTHEM},
-    scenarios=lambda caps: planned_scenarios(
-        set(caps) - (_QUIET - {C.ANTHEM}),
-        _damage_out_then_anthem_goes,
-        kinds=(a.DealDamage, a.PhaseOut, a.PhaseOutUntil, a.Destroy, a.GainControl, a.PassTurn),
-        max_actions=3,
-        min_permanents=1,
-        permanent_kinds=("creature", "creature", "enchantment", "artifact"),
-        effects=False,
-    ),
-    exercised=_outlived_lethal_damage_phased_out,
-)
-def state_based_actions_ignore_phased_out_creatures(trace: Trace) -> None:
-    """702.26b: a phased-out creature is treated as though it doesn't
-    exist, so state-based actions don't see it: when the anthem that raised
-    its toughness goes while it is phased out, the damage marked on it
-    (kept until cleanup, 514.2) may reach its toughness, and it still stays
-    on the battlefield, phased out. No action but a turn passing (its untap
-    step may phase it in) takes a phased-out creature away, or phases it
-    in, unless what it waited for left the battlefield (610.4: it phases in
-    with its damage, and may then die), its owner left the game (702.26k,
-    800.4a), or it was a token that ceased to exist (702.25k, 217.8d, in
-    the older editions)."""
-    creatures = creature_ids(trace.scenario)
-    history = zip(trace.steps, until_sources(trace), indirectly_out(trace), strict=True)
-    for step, waiting, indirect in history:
-        turn_passed = isinstance(step.action, a.PassTurn)
-        if turn_passed or step.after.refused is not None or a_player_left(step):
-            continue
-        for b in step.before.permanents:
-            if b.id not in creatures or not (b.on_battlefield and b.phased_out):
-                continue
-            released = released_by_leaving(step, waiting, indirect, b.id)
-            if released or ceased_while_phased_out(step, b.id):
-                continue
-            c = view(step.after, b.id)
-            expect(
-                c is not None and c.on_battlefield and c.phased_out,
-                "702.26b",
-                f"{where(trace, step)}, {b.id}",
-                "still on the battlefield, phased out (state-based actions don't see it)",
-                "gone" if c is None else ("phased in" if c.on_battlefield else c.zone),
-            )
 
 
 def _refused_a_phased_out_land_and_tapped_one(trace: Trace) -> bool:

@@ -2,7 +2,8 @@
 R2017-until-leaves): what waits for S phases in as soon as S leaves, not at
 untap steps nor when S phases out; once S has left it waits for nothing.
 Reading C of docs/readings.md (S leaving the game while phased out) is
-accepted."""
+accepted. Between untap steps nothing else phases in: an attachment that
+phased out on its own stays out as its host phases in (702.26a, 702.26g)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,23 @@ from collections.abc import Iterator
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
+from conformance.properties.attachments import phasing_hosts
 from conformance.properties.effects import (
     focus,
     phased_out_history,
     phased_out_under,
     skipped_untap_steps,
 )
-from conformance.properties.history import view, was_in_went_out, was_out_came_in
+from conformance.properties.history import (
+    a_player_left,
+    ceased_while_phased_out,
+    indirectly_out,
+    released_by_leaving,
+    until_sources,
+    view,
+    was_in_went_out,
+    was_out_came_in,
+)
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -180,3 +191,100 @@ def source_phasing_out_is_not_leaving(trace: Trace) -> None:
                 f"stays out: {source} phased out, which is not leaving",
                 "phased in",
             )
+
+
+def _host_ceased(step: Step, indirect: set[str], pid: str) -> bool:
+    """`pid` phased out indirectly (`indirect`) with a host, or with a host
+    of its host, that ceased to exist as a phased-out token during `step`
+    (702.25k, 217.8d, in the older editions). 217.8d keeps it phased out
+    for the rest of the game; the pre-2017 text doesn't say, so it may also
+    phase in at once (as for reading B of docs/readings.md)."""
+    seen: set[str] = set()
+    while pid in indirect and pid not in seen:
+        seen.add(pid)
+        b = view(step.before, pid)
+        if b is None or not isinstance(b.attached_to, str):
+            return False
+        pid = b.attached_to
+        if ceased_while_phased_out(step, pid):
+            return True
+    return False
+
+
+def _phased_in_between_untap_steps(trace: Trace) -> Iterator[tuple[Step, PermanentView, bool]]:
+    """Each step other than a turn passing (so with no untap step) and no
+    player leaving the game (702.26k, 800.4a: readings B and C may then
+    phase something in), with each permanent (its view before) the engine
+    showed phasing in there, and whether it had a reason to:
+    `released_by_leaving` (610.4, 702.26g) or `_host_ceased`."""
+    history = zip(trace.steps, until_sources(trace), indirectly_out(trace), strict=True)
+    for step, waiting, indirect in history:
+        if isinstance(step.action, a.PassTurn) or step.after.refused is not None:
+            continue
+        if a_player_left(step):
+            continue
+        for b in step.before.permanents:
+            if was_out_came_in(step, b.id):
+                released = released_by_leaving(step, waiting, indirect, b.id)
+                yield step, b, released or _host_ceased(step, indirect, b.id)
+
+
+def _host_came_in_without_its_own(trace: Trace) -> bool:
+    """702.26g, 610.4: outside an untap step a permanent phased in as the
+    source it waited for left the battlefield, and an attachment on it that
+    had phased out on its own (directly) stayed phased out."""
+    history = zip(trace.steps, until_sources(trace), indirectly_out(trace), strict=True)
+    for step, waiting, indirect in history:
+        if isinstance(step.action, a.PassTurn) or step.after.refused is not None:
+            continue
+        for b in step.before.permanents:
+            host = b.attached_to
+            if not (b.phased_out and isinstance(host, str)) or b.id in indirect:
+                continue
+            c = view(step.after, b.id)
+            if (
+                c is not None
+                and c.on_battlefield
+                and c.phased_out
+                and was_out_came_in(step, host)
+                and released_by_leaving(step, waiting, indirect, host)
+            ):
+                return True
+    return False
+
+
+@rule_property(
+    "702.26a",
+    "702.26g",
+    needs={C.AURAS, C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING},
+    scenarios=lambda caps: phasing_hosts(caps, plans.host_returns_without_direct_attachment),
+    exercised=_host_came_in_without_its_own,
+)
+def phased_out_permanents_stay_out_between_untap_steps(trace: Trace) -> None:
+    """A phased-out permanent phases in at the untap step of the player it
+    phased out under (702.26a), and between untap steps only if the source
+    it waited for left the battlefield (610.4), or with the permanent it
+    phased out indirectly with, attached to it, as that one does (702.26g).
+    So an attachment that phased out on its own before its host phased out
+    "until" stays out as the host comes back (the plan plays that half the
+    time: `plans.host_returns_without_direct_attachment`). Not judged: a
+    step where a player left the game (its permanents leave, and readings B
+    and C of docs/readings.md accept a phasing in), and, in the older
+    editions, an indirectly phased-out permanent whose host token ceased to
+    exist (702.25k, 217.8d)."""
+    for step, b, released in _phased_in_between_untap_steps(trace):
+        host = b.attached_to
+        with_host = isinstance(host, str) and was_out_came_in(step, host)
+        expect(
+            released,
+            "702.26g" if with_host else "702.26a",
+            f"{where(trace, step)}, {b.id}" + (f" (attached to {host})" if with_host else ""),
+            "still phased out until the untap step of the player it phased out under "
+            "(702.26a): "
+            + (
+                f"it phased out on its own, not indirectly with {host}"
+                if with_host
+                else "nothing it waited for left the battlefield (610.4)"
+            ),
+            "phased in",
+        )

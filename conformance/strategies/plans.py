@@ -300,6 +300,35 @@ def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     return setup, (*first, *pick(draw, outs), a.PassTurn(), a.PassTurn())
 
 
+def host_returns_without_direct_attachment(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26g, 610.4: an attachment phases out on its own, then its host
+    phases out until a source leaves (another unattached permanent, or an
+    artifact added), which is then destroyed: the host phases in at once,
+    the attachment stays out until the untap step of the player it phased
+    out under, which the turns then passing reach. Or, half the time,
+    `host_phases_out_and_in`."""
+    drawn = _attachment_pair(draw, setup)
+    if drawn is None or maybe(draw):
+        return host_phases_out_and_in(draw, setup, caps)
+    setup, attachment, host = drawn
+    player = _controller(setup, attachment)
+    sources = [
+        p.id
+        for p in setup.permanents
+        if p.phased_out is None and p.attached_to is None and p.id != host
+    ]
+    if not sources:
+        added = Permanent(new_id(setup), player, player, ("artifact",))
+        setup, sources = with_permanents(setup, added), [added.id]
+    source = pick(draw, sources)
+    return setup, (
+        a.PhaseOut(player, (attachment,)),
+        a.PhaseOutUntil(_controller(setup, source), source, host),
+        a.Destroy(player, source),
+        *(a.PassTurn(),) * setup.turns_until(player),
+    )
+
+
 def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """702.26i, 704.5m, 704.5n: an attachment's host is destroyed or phases
     out, often while the attachment is phased out on its own; then turns
