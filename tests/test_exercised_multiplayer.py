@@ -15,7 +15,15 @@ from conformance import actions as a
 from conformance.properties import REGISTRY, Violation
 from conformance.running import Step, Trace, play
 from conformance.scenario import Scenario
-from conformance.setup import BoostEffect, ControlEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.setup import (
+    BoostEffect,
+    ControlEffect,
+    Duration,
+    Permanent,
+    PhasedOut,
+    Setup,
+    SkipUntap,
+)
 
 
 def bear(pid: str, **kw: object) -> Permanent:
@@ -169,3 +177,24 @@ def test_every_seat_passed_over_counts_when_leavers_sit_in_a_row(
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match=shown):
         prop.check(play(mutant_engine("leavers-in-a-row-only-first-passed-over"), case))
+
+
+def test_a_skipped_untap_step_does_not_bring_back_what_phased_out_under_a_leaver() -> None:
+    """702.26n, 702.26m, R2017-skip-untap: p1 phased out under player 1,
+    who leaves; player 2, whose untap step comes next, skips it, so p1 stays
+    out until player 0's untap step, the next one that happens."""
+    case = Scenario(
+        Setup(
+            players=3,
+            permanents=(bear("p1", owner=0, controller=1, phased_out=PhasedOut("direct", 1)),),
+            effects=(SkipUntap(2),),
+        ),
+        (a.Concede(1), a.PassTurn(), a.PassTurn()),
+    )
+    prop = REGISTRY["phased_out_under_a_leaver_returns_after_their_turn"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    assert reference.steps[1].after.permanent("p1").phased_out
+    with pytest.raises(Violation, match=r"but player 2 skips this untap step \(702\.26m\)"):
+        prop.check(play(mutant_engine("leaver-return-ignores-skipped-untap"), case))

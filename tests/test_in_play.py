@@ -5,6 +5,8 @@ fixed scenarios, and the in-play vocabulary's JSON round trip."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from adapters.mutants import mutant_engine
@@ -14,6 +16,7 @@ from conformance.codec import dumps, from_data, loads_scenario, to_data
 from conformance.legality import setup_problems
 from conformance.observation import Observation
 from conformance.properties import REGISTRY, Violation
+from conformance.running import Step, Trace
 from conformance.running import play as trace_of
 from conformance.scenario import Scenario
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
@@ -245,3 +248,97 @@ def test_702_26b_a_phased_in_creature_dies_as_its_anthem_phases_out() -> None:
         match=r"action 2 \(PhaseOut\), p1 \(2 toughness, 2 damage marked\): .* p1 still on",
     ):
         prop.check(trace_of(mutant_engine("lethal-damage-counts-phased-out-anthems"), case))
+
+
+#: x is player 0's (attacking) or player 1's (blocking); y is controlled by
+#: that player for as long as they control x, and owned by the other one.
+AS_LONG_AS_X = {"attacker": 0, "blocker": 1}
+
+
+def _control_reverts(y_is: str) -> Scenario:
+    """m and y (or at) attack player 1; y blocks at, or attacks unblocked;
+    x phases out, and y goes back to its owner (702.26f); combat damage."""
+    side = AS_LONG_AS_X[y_is]
+    attacking = ("y", "m") if y_is == "attacker" else ("at", "m")
+    return Scenario(
+        Setup(
+            permanents=(
+                Permanent("x", owner=side, controller=side, types=("artifact",)),
+                bear("y", owner=1 - side, controller=side),
+                bear("m"),
+                *((bear("at"),) if y_is == "blocker" else ()),
+            ),
+            effects=(ControlEffect("y", side, Duration("as_long_as_you_control", "x")),),
+        ),
+        (
+            a.DeclareAttackers(0, attacking, 1),
+            *((a.DeclareBlockers(1, (("y", "at"),)),) if y_is == "blocker" else ()),
+            a.PhaseOut(side, ("x",)),
+            a.PassTurn(),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("y_is", "shown"), [("attacker", "still attacking"), ("blocker", "still blocking at")]
+)
+def test_506_4_a_control_effect_ending_as_x_phases_out_takes_y_out_of_combat(
+    y_is: str, shown: str
+) -> None:
+    """506.4, 702.26f: y leaves combat as its controller changes; m alone
+    deals combat damage; the mutant that removes from combat only for a
+    control-changing spell leaves y in it."""
+    prop = REGISTRY["control_change_removes_from_combat"]
+    case = _control_reverts(y_is)
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    assert reference.steps[-1].after.player(1).life == 18
+    with pytest.raises(
+        Violation, match=f"y \\(control of it .* ended as x phased out \\(702.26f\\)\\).*{shown}"
+    ):
+        prop.check(trace_of(mutant_engine("control-effect-ending-keeps-combat"), case))
+
+
+def test_506_4_an_attacker_stolen_by_the_defender_leaves_combat() -> None:
+    """506.4: player 1 gains control of y, attacking them, by a spell; it
+    deals no combat damage, m does. No phasing: it doesn't exercise the
+    rule, which an engine that never phases would pass."""
+    case = Scenario(
+        Setup(permanents=(bear("y"), bear("m"))),
+        (a.DeclareAttackers(0, ("y", "m"), 1), a.GainControl(1, "y"), a.PassTurn()),
+    )
+    prop = REGISTRY["control_change_removes_from_combat"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert reference.steps[-1].after.player(1).life == 18
+    assert not prop.exercised(reference)
+    with pytest.raises(Violation, match=r"y \(player 1 gained control of it\).*still attacking"):
+        prop.check(trace_of(mutant_engine("control-change-keeps-combat"), case))
+
+
+def _with_damage_step(trace: Trace, after: Observation) -> Trace:
+    """`trace` with the combat damage (its last step) showing `after`."""
+    last = trace.steps[-1]
+    return replace(trace, steps=(*trace.steps[:-1], Step(last.action, last.before, after)))
+
+
+def test_506_4_a_creature_out_of_combat_deals_and_is_dealt_no_damage() -> None:
+    """An engine showing y out of combat but dealing its damage anyway, or
+    dealing it damage, fails too."""
+    prop = REGISTRY["control_change_removes_from_combat"]
+    reference = trace_of(ReferenceEngine(), _control_reverts("attacker"))
+    after = reference.steps[-1].after
+    hit = replace(after, players=(after.player(0), replace(after.player(1), life=16)))
+    with pytest.raises(Violation, match="expected 2 damage, from m \\(y left combat"):
+        prop.check(_with_damage_step(reference, hit))
+    blocked = trace_of(ReferenceEngine(), _control_reverts("blocker"))
+    after = blocked.steps[-1].after
+    dead = replace(
+        after,
+        permanents=tuple(
+            replace(p, zone="graveyard") if p.id == "at" else p for p in after.permanents
+        ),
+    )
+    with pytest.raises(Violation, match="at: expected dealt no combat damage: y, which alone"):
+        prop.check(_with_damage_step(blocked, dead))

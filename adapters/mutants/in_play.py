@@ -140,6 +140,45 @@ class BlockersLeavingUnblock(Rules):
 
 
 @mutant(
+    "control-change-keeps-combat",
+    "506.4",
+    "a creature whose controller changes stays in combat, whether a spell gains control of it "
+    "or a control effect ends (as phase.rs 0.103 does): it deals its new controller damage",
+    kills=("control_change_removes_from_combat",),
+)
+class ControlChangeKeepsCombat(Rules):
+    """Removes from combat what phases out, but keeps each creature's place
+    in combat where controllers are recomputed (`refresh`)."""
+
+    def refresh(self) -> None:
+        combat = {c.id: (c.attacking, c.blocked, c.blocking) for c in self.state.phased_in()}
+        super().refresh()
+        for card in self.state.phased_in():
+            if card.id in combat:
+                card.attacking, card.blocked, card.blocking = combat[card.id]
+
+
+@mutant(
+    "control-effect-ending-keeps-combat",
+    "506.4",
+    "removes a creature from combat when a spell gains control of it, not when a control "
+    "effect ends: one whose 'for as long as you control X' ended as X phased out goes back "
+    "still attacking or blocking",
+    kills=("control_change_removes_from_combat",),
+)
+class ControlEffectEndingKeepsCombat(ControlChangeKeepsCombat):
+    """The control-changing spell removes its target from combat; a control
+    effect ending removes nothing."""
+
+    def gain_control(self, action: a.GainControl) -> None:
+        card = self.state.cards.get(action.target)
+        before = None if card is None else card.controller
+        super().gain_control(action)
+        if card is not None and card.controller != before:
+            self.removed_from_combat(card)
+
+
+@mutant(
     "damage-to-first-declared-blocker-only",
     "506.4",
     "a blocked attacker deals all its combat damage to the first creature declared to block it, "

@@ -180,3 +180,30 @@ class LeaversInARowOnlyFirstPassedOver(Rules):
         before = (seat - 1) % self.state.players
         if before == self.state.active or self.state.in_game[before]:
             super().turn_would_have_begun(seat)
+
+
+@mutant(
+    "leaver-return-ignores-skipped-untap",
+    "702.26n",
+    "what phased out under a player who left phases in as the next turn begins, even when "
+    "that turn's untap step is skipped",
+    kills=_RETURN,
+)
+class LeaverReturnIgnoresSkippedUntap(Rules):
+    """702.26n done as a beginning-of-turn hook: a skipped untap step
+    (702.26m) still brings back what phased out under a player whose turn
+    would have begun, instead of leaving it for the next untap step that
+    happens."""
+
+    def untap_step(self, player: int) -> None:
+        if self.state.skips[player] > 0:
+            self.phase_in(
+                c
+                for c in self.state.in_play()
+                if c.phased_out is not None
+                and c.phased_out.cause == "direct"
+                and c.phased_out.until is None
+                and c.phased_out.under in self.state.released
+            )
+            self.state.released.clear()
+        super().untap_step(player)

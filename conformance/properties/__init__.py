@@ -6,6 +6,7 @@ from conformance.properties import (  # noqa: F401
     attachments,
     blocking,
     combat,
+    combat_control,
     damage,
     durations,
     editions,

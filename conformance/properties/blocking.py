@@ -244,7 +244,7 @@ def blocked_attackers_stay_blocked_when_blockers_phase_out(trace: Trace) -> None
         )
 
 
-def _in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:
+def in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:
     """`pid` stayed phased in on the battlefield under one controller in
     every observation from the action at index `declared` up to the one
     before index `upto`: not removed from combat by phasing out, even if
@@ -279,9 +279,9 @@ def _still_blocking(trace: Trace, step: Step) -> dict[str, tuple[int, list[str]]
         declared = trace.steps[i]
         if isinstance(declared.action, a.DeclareBlockers) and declared.after.refused is None:
             for b, x in declared.action.blocks:
-                if x in attackers and _in_combat_since(trace, start, upto, x):
+                if x in attackers and in_combat_since(trace, start, upto, x):
                     n, left = blocks.get(x, (0, []))
-                    blocks[x] = (n + 1, [*left, b] if _in_combat_since(trace, i, upto, b) else left)
+                    blocks[x] = (n + 1, [*left, b] if in_combat_since(trace, i, upto, b) else left)
     return blocks
 
 

@@ -14,9 +14,9 @@ from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
 from conformance.properties.history import per_permanent
 from conformance.running import Step, Trace
-from conformance.setup import BoostEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.setup import BoostEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
 from conformance.strategies import setups
-from conformance.strategies._draw import pick, some
+from conformance.strategies._draw import maybe, pick, some
 
 LEAVING = (C.MULTIPLAYER, C.LEAVE_GAME)
 
@@ -89,7 +89,12 @@ def boost_creators(setup: Setup) -> list[int]:
 def phased_out_under_a_non_owner(draw: st.DrawFn, caps: set[C]) -> Setup:
     """A setup of 3 or more players, when the engine plays them, with one
     more permanent, phased out directly under a player other than the
-    active one who controls it and doesn't own it (702.26n)."""
+    active one who controls it and doesn't own it (702.26n). Sometimes the
+    player seated right after that one (or the next, with 4 or more players:
+    the neighbour may leave too) skips their next untap step, once or twice,
+    which is where the permanent would phase in once that player's turn
+    would have begun: it waits for the next untap step that happens
+    (702.26m, R2017-skip-untap)."""
     setup = draw(
         setups(
             caps,
@@ -113,7 +118,12 @@ def phased_out_under_a_non_owner(draw: st.DrawFn, caps: set[C]) -> Setup:
         toughness=1 if kind == "creature" else None,
         phased_out=PhasedOut("direct", under),
     )
-    return replace(setup, permanents=(*setup.permanents, extra))
+    skips: tuple[SkipUntap, ...] = ()
+    if C.SKIP_UNTAP in caps and maybe(draw):
+        after = [(under + 1) % setup.players, (under + 2) % setup.players]
+        skipper = pick(draw, after[: 2 if setup.players >= 4 else 1])
+        skips = (SkipUntap(skipper),) * (2 if maybe(draw) else 1)
+    return replace(setup, permanents=(*setup.permanents, extra), effects=skips)
 
 
 @st.composite

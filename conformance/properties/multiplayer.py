@@ -130,11 +130,13 @@ def leaving_player_takes_what_they_own(trace: Trace) -> None:
 
 def _leaver_phased_out(
     trace: Trace,
-) -> Iterator[tuple[Step, PermanentView, PermanentView, int, bool]]:
+) -> Iterator[tuple[Step, PermanentView, PermanentView, int, bool, int | None]]:
     """Each permanent on the battlefield after a step, phased out directly
     before it under a player who had left (who, from the scenario's history,
     not from the engine), and not waiting "until" then: (step, before,
-    after, that player, whether it is due to phase in in this step)."""
+    after, that player, whether it is due to phase in in this step, and the
+    player who skipped this step's untap step if it would have been due
+    then)."""
     unders = phased_out_under(trace)
     waiting = _waiting_until(trace)
     to_skip = Counter(e.player for e in trace.scenario.setup.effects if isinstance(e, SkipUntap))
@@ -145,6 +147,7 @@ def _leaver_phased_out(
         if isinstance(step.action, a.Concede) and carried_out:
             left.add(step.action.player)
         due: set[int] = set()
+        skipper = None
         if isinstance(step.action, a.PassTurn) and carried_out:
             began = passed_over(step.before, step.after) & left
             if to_skip[step.after.active] > 0:
@@ -152,6 +155,7 @@ def _leaver_phased_out(
                 # it; what was due waits for the next untap step.
                 to_skip[step.after.active] -= 1
                 held |= began
+                skipper = step.after.active
             else:
                 due, held = began | held, set()
         for b in step.before.permanents:
@@ -165,7 +169,7 @@ def _leaver_phased_out(
                 or not c.on_battlefield
             ):
                 continue
-            yield step, b, c, under, under in due
+            yield step, b, c, under, under in due, skipper if under in held else None
         left -= due
 
 
@@ -191,7 +195,7 @@ def _waiting_until(trace: Trace) -> list[set[str]]:
 def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
     """A permanent that phased out under a player who left phased in at the
     untap step after that player's turn would have begun (702.26n)."""
-    return any(due and c.phased_in for _, _, c, _, due in _leaver_phased_out(trace))
+    return any(due and c.phased_in for _, _, c, _, due, _ in _leaver_phased_out(trace))
 
 
 @rule_property(
@@ -200,14 +204,14 @@ def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
     # something they controlled and didn't own: a control change.
     needs={*LEAVING, C.CONTROL_CHANGE},
     scenarios=lambda caps: conceding_scenarios(
-        focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER),
+        focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER, C.SKIP_UNTAP),
         phased_out_under_non_owners,
         kinds=(a.PassTurn, a.PassTurn, a.Concede),
         min_actions=2,
         max_actions=6,
         in_a_row=True,
         setup_strategy=phased_out_under_a_non_owner(
-            focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER)
+            focus(caps, *LEAVING, C.CONTROL_CHANGE, C.PHASED_OUT_UNDER_OTHER, C.SKIP_UNTAP)
         ),
     ),
     exercised=_phased_in_after_a_leavers_turn,
@@ -215,11 +219,13 @@ def _phased_in_after_a_leavers_turn(trace: Trace) -> bool:
 def phased_out_under_a_leaver_returns_after_their_turn(trace: Trace) -> None:
     """What phased out under a player who left (and is owned by someone
     else) stays out until that player's turn would have begun, and phases in
-    at the next untap step (the next one not skipped, 702.26m). When the
-    turn passes over several players who left, seated in a row, each one's
-    turn would have begun (800.4m): the scenarios sometimes have that
-    player's neighbour leave too, before or after them in the turn order."""
-    for step, b, c, under, due in _leaver_phased_out(trace):
+    at the next untap step: the next one not skipped (702.26m,
+    R2017-skip-untap), so the scenarios sometimes have the player whose
+    untap step comes next skip it. When the turn passes over several players
+    who left, seated in a row, each one's turn would have begun (800.4m):
+    the scenarios sometimes have that player's neighbour leave too, before
+    or after them in the turn order."""
+    for step, b, c, under, due, skipper in _leaver_phased_out(trace):
         at = f"{where(trace, step)}, {b.id} (phased out under player {under}, who left)"
         if due:
             expect(
@@ -228,6 +234,15 @@ def phased_out_under_a_leaver_returns_after_their_turn(trace: Trace) -> None:
                 at,
                 f"phases in: player {under}'s turn would have begun",
                 "still phased out",
+            )
+        elif skipper is not None:
+            expect(
+                c.phased_out,
+                "702.26n",
+                at,
+                f"stays out: player {under}'s turn would have begun, but player {skipper} "
+                "skips this untap step (702.26m); it phases in at the next one that happens",
+                "phased in",
             )
         else:
             expect(
