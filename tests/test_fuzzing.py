@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from conformance import fuzzing
+from conformance.properties import REGISTRY
 
 REPO = Path(__file__).resolve().parents[1]
 MUTANT = "mutant:untap-before-phasing"
@@ -162,24 +163,26 @@ def _examples_run(url: str) -> int:
 @pytest.mark.thorough
 def test_hypofuzz_fuzzes_the_reference_into_redis(tmp_path: Path, redis_url: str) -> None:
     rules = ["502.1", "702.26a"]
+    tests = sum(1 for p in REGISTRY.values() if set(p.rules) & set(rules))
     client = redis.Redis.from_url(redis_url)
 
     def registered() -> int:
         return int(client.scard(b"hypothesis-example:hypofuzz.test_keys"))
 
-    # Each worker registers its test when it starts: wait for both, not
-    # only for the first progress report.
+    # Each worker registers the test it starts on: wait for both workers,
+    # not only for the first progress report (with more tests than workers,
+    # the rest are registered only as a worker moves on to them).
     output = _fuzz_until(
         tmp_path,
         "reference",
         rules,
         redis_url,
-        lambda: _examples_run(redis_url) > 0 and registered() == 2,
+        lambda: _examples_run(redis_url) > 0 and registered() >= 2,
     )
-    assert "using 2 processes to fuzz 2 tests" in output, output
+    assert f"using 2 processes to fuzz {tests} tests" in output, output
     assert _examples_run(redis_url) > 0, output
-    # Both properties are registered for fuzzing, and none failed.
-    assert registered() == 2, output
+    # Both workers registered a property for fuzzing, and none failed.
+    assert 2 <= registered() <= tests, output
     assert _failures(redis_url) == [], output
 
 
