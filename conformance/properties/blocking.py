@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.properties.combats import Combat, combats
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -114,42 +115,22 @@ def phased_out_creatures_cannot_block(trace: Trace) -> None:
                 )
 
 
-def _declared_blocks(trace: Trace, upto: Step) -> set[str]:
-    """The attackers named in blocks the engine carried out this combat,
-    before `upto` (509.1h: each is a blocked creature for the whole combat,
-    whatever the engine shows)."""
-    found: set[str] = set()
-    for step in trace.steps[: trace.steps.index(upto)]:
-        if isinstance(step.action, a.PassTurn):
-            found = set()
-        elif isinstance(step.action, a.DeclareBlockers) and step.after.refused is None:
-            found |= {attacker for _, attacker in step.action.blocks}
-    return found
-
-
-def _defender(trace: Trace, step: Step) -> int | None:
-    for earlier in reversed(trace.steps[: trace.steps.index(step)]):
-        if isinstance(earlier.action, a.DeclareAttackers) and earlier.after.refused is None:
-            return earlier.action.defender
-    return None
-
-
 def _unblocked_damage(trace: Trace) -> list[tuple[Step, int, list[str], int, int]]:
-    """Each combat-damage PassTurn the engine carried out: the defender, the
-    unblocked attackers still in combat, the damage they deal, and the life
-    the defender lost."""
+    """Each combat damage the engine dealt: the defender, the unblocked
+    attackers still in combat, the damage they deal, and the life the
+    defender lost."""
     found = []
-    for step, _ in carried_out(trace, a.PassTurn):
-        defender = _defender(trace, step)
-        if defender is None or not any(p.attacking for p in step.before.permanents):
+    for combat in combats(trace):
+        step = trace.steps[combat.damage]
+        if not any(p.attacking for p in step.before.permanents):
             continue
-        blocked = _declared_blocks(trace, step)
+        blocked = combat.blocked()
         hitting = [
             p for p in step.before.permanents if p.attacking and p.phased_in and p.id not in blocked
         ]
         damage = sum(max(p.power or 0, 0) for p in hitting)
-        lost = step.before.player(defender).life - step.after.player(defender).life
-        found.append((step, defender, [p.id for p in hitting], damage, lost))
+        lost = step.before.player(combat.defender).life - step.after.player(combat.defender).life
+        found.append((step, combat.defender, [p.id for p in hitting], damage, lost))
     return found
 
 
@@ -244,44 +225,16 @@ def blocked_attackers_stay_blocked_when_blockers_phase_out(trace: Trace) -> None
         )
 
 
-def in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:
-    """`pid` stayed phased in on the battlefield under one controller in
-    every observation from the action at index `declared` up to the one
-    before index `upto`: not removed from combat by phasing out, even if
-    back since, nor by a change of control (506.4), nor by leaving the
-    battlefield."""
-    shown = [view(step.after, pid) for step in trace.steps[declared:upto]]
-    return all(v is not None and v.phased_in for v in shown) and (
-        len({v.controller for v in shown if v is not None}) == 1
-    )
-
-
-def _still_blocking(trace: Trace, step: Step) -> dict[str, tuple[int, list[str]]]:
-    """Before the combat damage `step` deals: each attacker still in combat
-    that creatures were declared to block, with how many were and those
-    still in combat too (by the declarations the engine carried out and what
-    it showed since, not by its `blocking`: 509.1g, 506.4)."""
-    upto = trace.steps.index(step)
-    start = next(
-        (
-            i
-            for i in range(upto - 1, -1, -1)
-            if trace.steps[i].after.refused is None
-            and isinstance(trace.steps[i].action, a.DeclareAttackers | a.PassTurn)
-        ),
-        None,
-    )
-    if start is None or isinstance(trace.steps[start].action, a.PassTurn):
-        return {}
-    attackers = trace.steps[start].action.attackers  # type: ignore[attr-defined]
+def _still_blocking(trace: Trace, combat: Combat) -> dict[str, tuple[int, list[str]]]:
+    """Before `combat`'s damage: each attacker still in combat that
+    creatures were declared to block, with how many were and those still in
+    combat too (by the declarations the engine carried out and what it
+    showed since, not by its `blocking`: 509.1g, 506.4)."""
     blocks: dict[str, tuple[int, list[str]]] = {}
-    for i in range(start + 1, upto):
-        declared = trace.steps[i]
-        if isinstance(declared.action, a.DeclareBlockers) and declared.after.refused is None:
-            for b, x in declared.action.blocks:
-                if x in attackers and in_combat_since(trace, start, upto, x):
-                    n, left = blocks.get(x, (0, []))
-                    blocks[x] = (n + 1, [*left, b] if in_combat_since(trace, i, upto, b) else left)
+    for _, b, x in combat.blocks:
+        if x in combat.attackers and combat.stayed_in(trace, x):
+            n, left = blocks.get(x, (0, []))
+            blocks[x] = (n + 1, [*left, b] if combat.stayed_in(trace, b) else left)
     return blocks
 
 
@@ -292,9 +245,10 @@ def _lone_blockers(trace: Trace) -> Iterator[tuple[Step, str, int, list[str], bo
     blockers left divides its damage as its player chooses, so what it adds
     is unknown and not counted), those attackers, and whether one of them
     was blocked by more creatures, now gone."""
-    for step, _ in carried_out(trace, a.PassTurn):
+    for combat in combats(trace):
+        step = trace.steps[combat.damage]
         dealt: dict[str, tuple[int, list[str], bool]] = {}
-        for x, (declared, left) in _still_blocking(trace, step).items():
+        for x, (declared, left) in _still_blocking(trace, combat).items():
             attacker = view(step.before, x)
             if len(left) != 1 or attacker is None or attacker.power is None:
                 continue

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.properties.combats import combats
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.leads import led, ready_creatures, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
@@ -94,19 +95,21 @@ def phased_out_creatures_cannot_attack(trace: Trace) -> None:
 
 
 def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
-    """Each PassTurn the engine carried out with attackers declared: the
+    """Each combat damage the engine dealt with attackers shown: the
     defender, the attackers still phased in and unblocked (a blocked one
     deals its damage to its blockers, or none once they are gone: 509.1h,
     510.1c), and the life the defender lost."""
     found = []
-    for step, _ in carried_out(trace, a.PassTurn):
+    for combat in combats(trace):
+        step = trace.steps[combat.damage]
         if any(p.attacking for p in step.before.permanents):
-            defender, blocked = _combat(trace, step)
+            blocked = combat.blocked()
             attackers = [
                 p.id
                 for p in step.before.permanents
                 if p.attacking and p.phased_in and p.id not in blocked
             ]
+            defender = combat.defender
             lost = step.before.player(defender).life - step.after.player(defender).life
             found.append((step, defender, attackers, lost))
     return found
@@ -176,21 +179,6 @@ def phasing_out_removes_from_combat(trace: Trace) -> None:
             f"{damage} damage from {', '.join(attackers) or 'no attacker'}",
             f"{lost} life lost",
         )
-
-
-def _combat(trace: Trace, step: Step) -> tuple[int, set[str]]:
-    """The defending player of the combat `step` ends, and the attackers
-    blocked in it, by the blocks the engine carried out since the attack was
-    declared (509.1h: blocked for the rest of combat)."""
-    blocked: set[str] = set()
-    for earlier in reversed(trace.steps[: trace.steps.index(step)]):
-        if earlier.after.refused is not None:
-            continue
-        if isinstance(earlier.action, a.DeclareAttackers):
-            return earlier.action.defender, blocked
-        if isinstance(earlier.action, a.DeclareBlockers):
-            blocked |= {attacker for _, attacker in earlier.action.blocks}
-    raise AssertionError("attackers without a declaration")
 
 
 #: Activations of a permanent's ability: "{T}: You gain 1 life", and

@@ -7,14 +7,14 @@ dealt no combat damage; an attacker it blocked stays blocked."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.blocking import in_combat_since
+from conformance.properties.combats import Combat, combats
 from conformance.properties.effects import focus
 from conformance.properties.history import view
 from conformance.properties.registry import expect, rule_property, where
@@ -79,51 +79,7 @@ def _how(trace: Trace, step: Step, pid: str) -> str:
     return "its controller changed"
 
 
-@dataclass(frozen=True)
-class _Combat:
-    """A combat the engine carried out up to its combat damage: the index of
-    the declaration of attackers and of the PassTurn dealing the damage, the
-    defending player, the attackers, and the blocks declared between them
-    (the index of each declaration, blocker, attacker)."""
-
-    declared: int
-    damage: int
-    defender: int
-    attackers: tuple[str, ...]
-    blocks: tuple[tuple[int, str, str], ...]
-
-    def since(self, pid: str) -> int:
-        """The index of the declaration that put `pid` in combat."""
-        return next((i for i, b, _ in self.blocks if b == pid), self.declared)
-
-    def fighting(self) -> list[str]:
-        return [*self.attackers, *(b for _, b, _ in self.blocks)]
-
-    def opponents(self, pid: str) -> set[str]:
-        """What `pid` blocks, or the creatures blocking it."""
-        return {t if b == pid else b for _, b, t in self.blocks if pid in (b, t)}
-
-
-def _combats(trace: Trace) -> Iterator[_Combat]:
-    """Each combat the engine carried out and dealt combat damage in, by the
-    declarations it carried out (its flags may be what is wrong)."""
-    declared: a.DeclareAttackers | None = None
-    start, blocks = 0, []
-    for i, step in enumerate(trace.steps):
-        x = step.action
-        if step.after.refused is not None:
-            continue
-        if isinstance(x, a.DeclareAttackers):
-            declared, start, blocks = x, i, []
-        elif isinstance(x, a.DeclareBlockers) and declared is not None:
-            blocks += [(i, b, t) for b, t in x.blocks]
-        elif isinstance(x, a.PassTurn):
-            if declared is not None:
-                yield _Combat(start, i, declared.defender, declared.attackers, tuple(blocks))
-            declared = None
-
-
-def _left_by_control_change(trace: Trace, combat: _Combat, pid: str) -> bool:
+def _left_by_control_change(trace: Trace, combat: Combat, pid: str) -> bool:
     """`pid` stayed phased in on the battlefield from its declaration in
     `combat` to its combat damage, under more than one controller."""
     shown = [view(s.after, pid) for s in trace.steps[combat.since(pid) : combat.damage]]
@@ -132,22 +88,18 @@ def _left_by_control_change(trace: Trace, combat: _Combat, pid: str) -> bool:
     )
 
 
-def _damage(trace: Trace) -> Iterator[tuple[Step, _Combat, set[str], list[str], int, int]]:
+def _damage(trace: Trace) -> Iterator[tuple[Step, Combat, set[str], list[str], int, int]]:
     """Each combat damage the engine dealt in a combat a creature left as
     its controller changed: (the PassTurn, the combat, those creatures, the
     unblocked attackers still in combat, the damage they deal, the life the
     defending player lost)."""
-    for combat in _combats(trace):
+    for combat in combats(trace):
         changed = {p for p in combat.fighting() if _left_by_control_change(trace, combat, p)}
         if not changed:
             continue
         step = trace.steps[combat.damage]
-        blocked = {t for *_, t in combat.blocks}
-        hitting = [
-            p
-            for p in combat.attackers
-            if p not in blocked and in_combat_since(trace, combat.declared, combat.damage, p)
-        ]
+        blocked = combat.blocked()
+        hitting = [p for p in combat.attackers if p not in blocked and combat.stayed_in(trace, p)]
         damage = sum(max(step.before.permanent(p).power or 0, 0) for p in hitting)
         lost = step.before.player(combat.defender).life - step.after.player(combat.defender).life
         yield step, combat, changed, hitting, damage, lost
