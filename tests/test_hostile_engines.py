@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -20,7 +23,7 @@ from hypothesis.errors import FlakyFailure
 
 import conformance.suite
 from adapters.reference import ReferenceEngine
-from conformance.cli import main
+from conformance.cli import isolation, main
 from conformance.codec import dumps, to_data
 from conformance.observation import Observation
 from conformance.running import EngineError, play
@@ -198,6 +201,39 @@ def test_infrastructure_failure_stops_the_run(
     assert "the run stopped, no report written" in err and "not the engine's fault" in err
     assert "ConnectionError: Error 111" in err
     assert not Path("out/x/report.json").exists()
+
+
+def test_stopping_a_run_stops_its_workers_too() -> None:
+    """A stopped child takes its xdist workers (its process group) with it:
+    none is left to play on, or to print its closed channel's traceback."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            isolation._own_process_group()
+            worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            os.write(write_end, f"{worker.pid}\n".encode())
+            time.sleep(60)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    worker = int(os.read(read_end, 64))
+    os.close(read_end)
+    isolation._kill(pid)
+    for _ in range(100):
+        if not Path(f"/proc/{worker}").exists() or "Z" in _state(worker):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"worker {worker} outlived the child")
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (Z: a zombie, already dead)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
 
 
 def test_a_flaky_failure_is_a_short_engine_error(

@@ -107,6 +107,7 @@ def _one_child(
     if pid == 0:  # the child
         code = 70
         try:
+            _own_process_group()
             os.close(read_end)
             code = _child(child, frozenset(done), write_end)
         finally:
@@ -115,6 +116,9 @@ def _one_child(
                 sys.stdout.flush()
                 sys.stderr.flush()
             os._exit(code)
+    # Both sides set it, so `_kill` finds the group whichever runs first.
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)
     os.close(write_end)
     started: list[str] = []
     try:
@@ -197,12 +201,23 @@ def _follow(
     return f"the engine killed the run: the test process ended with {how} while it played"
 
 
+def _own_process_group() -> None:
+    """The child and the xdist workers it starts form a process group of
+    their own, so `_kill` stops them all: a worker left behind would play on
+    (a hung engine) or print its broken channel's traceback."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+
+
 def _kill(pid: int) -> None:
+    """Stop the child and its workers (`_own_process_group`)."""
     try:
-        os.kill(pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
-    except (ProcessLookupError, ChildProcessError):
-        pass
 
 
 # -- in the child -------------------------------------------------------------
