@@ -143,6 +143,12 @@ class Moment:
     #: Players under Teferi's Protection before or after `action`, by the
     #: reference engine's play (`conformance.properties.players.protected`).
     shielded: frozenset[int] = frozenset()
+    #: What the reference engine phased in at the latest untap step before
+    #: `action`: summoning sickness spares these (R2017-haste), and nothing
+    #: else that phased in (302.6).
+    untap_phased_in: frozenset[str] = frozenset()
+    #: Legendary permanents sharing their name with another (704.5j).
+    legends: frozenset[str] = frozenset()
 
 
 def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
@@ -220,10 +226,20 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     rules = _REFUSAL_RULES.get(type(m.action), ())
     if "R2017-haste" in rules:
         # A phased-out permanent can't be used (R2017-nonexistent); a
-        # phased-in one that can't is summoning sick (R2017-haste).
-        out = any(_was_out(m, pid) for pid in _used(m))
-        rules = tuple(r for r in rules if (r == "R2017-haste") != out)
+        # phased-in one that can't is summoning sick (`_sickness_rules`).
+        used = _used(m)
+        if any(_was_out(m, pid) for pid in used):
+            rules = tuple(r for r in rules if r != "R2017-haste")
+        else:
+            rules = _sickness_rules(m, used)
     return [_diff(m, "", "refused", ref, eng, rules)]
+
+
+def _sickness_rules(m: Moment, used: tuple[str, ...]) -> tuple[str, ...]:
+    """302.6 for a creature's summoning sickness; R2017-haste where what is
+    used phased in at the latest untap step (it has been under its
+    controller's control since the turn began)."""
+    return ("302.6", "R2017-haste") if set(used) & m.untap_phased_in else ("302.6",)
 
 
 def _used(m: Moment) -> tuple[str, ...]:
@@ -435,6 +451,8 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
             return ("800.4a", "702.26k") if was_out or ref.phased_out else ("800.4a",)
         if ref.id in m.tokens:
             return ("704.5d", "R2017-tokens")
+        if ref.id in m.legends and action not in (a.Destroy, a.DestroyAll):
+            return ("704.5j",)
         if was_out:
             return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
         return ("704.5m",) if attached else ()
@@ -453,13 +471,24 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
             return ("800.4a", "800.4c")
         if action is a.PassTurn:
             return ("R2017-control", "702.26f", "800.4m")
-        return ("702.26d", "R2017-for-as-long-as") if phased or was_out else ()
+        if phased or was_out:
+            return ("702.26d", "R2017-for-as-long-as")
+        # 702.26f: a "for as long as" effect ends as the permanent it names
+        # phases out, directly or with its host.
+        return ("702.26f", "R2017-for-as-long-as") if _anything_phased(m) else ()
     if name == "tapped":
         if action is a.PassTurn:
             return ("502.1",)
         if action in (a.Activate, a.DeclareAttackers):
-            return ("R2017-nonexistent",) if was_out else ("R2017-haste",)
+            return ("R2017-nonexistent",) if was_out else _sickness_rules(m, (ref.id,))
         return ("702.26d",) if phased else ()
+    if name in ("attacking", "blocking"):
+        # 506.4: removed from combat by phasing out or by a change of
+        # controller; nothing certified says more (readings.md, L).
+        if phased or was_out:
+            return ("506.4", "R2017-nonexistent")
+        changed = before is not None and before.controller != ref.controller
+        return ("506.4",) if changed else ()
     if name == "attached_to":
         if action is a.PassTurn or phased:
             return ("702.26g", "702.26i", "R2017-attached")
@@ -468,12 +497,19 @@ def _permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...
         "counters": ("R2017-counters", "702.26d"),
         "power": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
         "toughness": ("702.26e",) if action is a.PumpTeam else ("702.26c", "R2017-nonexistent"),
-        "attacking": ("506.4", "R2017-nonexistent"),
         "chosen": ("R2017-choices",),
         "damage": ("514.2",),
-        "blocking": ("506.4", "R2017-nonexistent"),
         "blocked": ("509.1h",),
     }.get(name, ())
+
+
+def _anything_phased(m: Moment) -> bool:
+    """Whether the reference showed any permanent phase out or in during the
+    action."""
+    if m.reference_before is None:
+        return False
+    was = {p.id: p.phased_out for p in m.reference_before.permanents}
+    return any(p.id in was and was[p.id] != p.phased_out for p in m.reference.permanents)
 
 
 def _player_left(m: Moment) -> bool:

@@ -14,6 +14,7 @@ until no new kind shows or `MAX_DISTINCT` are found.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -23,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 
 from adapters.protocol import Inexpressible, unreported_observations
 from adapters.reference import ReferenceEngine
-from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
+from conformance.actions import Action, Concede, CreateToken, PassTurn, PhaseOutUntil
 from conformance.catalog import CATALOG
 from conformance.checking import exercise_needed
 from conformance.codec import dumps, to_data
@@ -101,6 +102,23 @@ def tokens_of(scenario: Scenario) -> frozenset[str]:
     return frozenset(made | {p.id for p in scenario.setup.permanents if p.token})
 
 
+def legends_of(setup: Setup) -> frozenset[str]:
+    """The legendary permanents of `setup` that share their name with
+    another legendary one: the legend rule may put them into a graveyard
+    (704.5j)."""
+    names = Counter(p.card_name for p in setup.permanents if p.legendary)
+    return frozenset(p.id for p in setup.permanents if p.legendary and names[p.card_name] > 1)
+
+
+def untap_phased_in(steps: Sequence[Step]) -> frozenset[str]:
+    """What the reference engine phased in at the untap step of the turn
+    `steps` end in: in the latest PassTurn it carried out (R2017-haste)."""
+    for step in reversed(steps):
+        if isinstance(step.action, PassTurn) and step.after.refused is None:
+            return frozenset(e.subject for e in step.after.events if e.kind == "phased_in")
+    return frozenset()
+
+
 def trace_differences(
     expected: Trace, observed: Trace, unreported: frozenset[str] = frozenset()
 ) -> list[Difference]:
@@ -113,6 +131,7 @@ def trace_differences(
     settled = settled_steps(expected)
     pairs = zip(settled, observed.steps[: len(settled)], strict=True)
     shield = protected(expected)
+    legends = legends_of(expected.scenario.setup)
     for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
         drew = draw_step_gainers(expected.scenario.setup, e)
@@ -127,6 +146,8 @@ def trace_differences(
                 tokens,
                 drew,
                 shield[i - 1] | shield[i],
+                untap_phased_in(settled[: i - 1]),
+                legends,
             )
         )
     found: dict[tuple[str, str], Difference] = {}
@@ -216,6 +237,8 @@ def agreement_machine(
                 frozenset(self.tokens),
                 draw_step_gainers(self.played[-1][0], self.steps[-1]),
                 shield[-2] | shield[-1],
+                untap_phased_in(self.steps[:-1]),
+                legends_of(self.played[-1][0]),
             )
             self.compare(moment)
             if self.expected.refused is None:

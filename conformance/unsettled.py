@@ -30,9 +30,14 @@ def unsettled_from(expected: Trace) -> int | None:
     open, in the reference engine's play `expected` of a scenario; None if
     every outcome is settled."""
     history = phased_out_history(expected)
+    defending: int | None = None
     for k, step in enumerate(expected.steps, 1):
-        if unsettled_by(step, history[k - 1]) is not None:
+        if unsettled_by(step, history[k - 1], defending) is not None:
             return k
+        if step.after.refused is None and isinstance(step.action, a.DeclareAttackers):
+            defending = step.action.defender
+        elif step.after.refused is None and isinstance(step.action, a.PassTurn):
+            defending = None
     return None
 
 
@@ -43,10 +48,11 @@ def settled_steps(expected: Trace) -> tuple[Step, ...]:
     return expected.steps if k is None else expected.steps[: k - 1]
 
 
-def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
+def unsettled_by(step: Step, out: Mapping[str, Out], defending: int | None = None) -> str | None:
     """The case of docs/readings.md that `step` of the reference engine's
-    play leaves open, if any: "A", "B", "C" or "D". `out` says how each
-    permanent phased out was phased out before it."""
+    play leaves open, if any: "A", "B", "C", "D" or "L". `out` says how each
+    permanent phased out was phased out before it; `defending` is the
+    defending player of the combat under way, if one is."""
     before, after = step.before, step.after
     for pid, how in out.items():
         host = view(after, how.host) if isinstance(how.host, str) else None
@@ -69,6 +75,15 @@ def unsettled_by(step: Step, out: Mapping[str, Out]) -> str | None:
         # D: 704.3, nobody need receive priority after a concession; an
         # engine may check state-based actions at once.
         return "D"
+    if (
+        isinstance(step.action, a.Concede)
+        and step.action.player == defending
+        and step.after.refused is None
+        and any(v.attacking for v in before.permanents)
+    ):
+        # L: no certified rule says whether creatures attacking a player who
+        # leaves stay attacking (506.4 doesn't list it; 800.4a is silent).
+        return "L"
     return None
 
 

@@ -26,8 +26,10 @@ from conformance.differential import (
     _same_disagreement,
     compares_a_carried_out_action,
     first_disagreement,
+    legends_of,
     run_agreement,
     trace_differences,
+    untap_phased_in,
 )
 from conformance.legality import check_setup
 from conformance.observation import Event, Observation, PermanentView, PlayerView
@@ -260,22 +262,91 @@ def test_what_follows_from_a_refusal_is_named_by_the_refusals_rules() -> None:
     assert {d.rules for d in found} == {("610.4", "702.26b")}
 
 
+def test_combat_differences_name_506_4_only_where_phasing_or_control_removed_it() -> None:
+    """506.4: phasing out or a change of controller removes a creature from
+    combat; an attacker whose defending player left names no rule (reading
+    L of docs/readings.md)."""
+    attacking = PermanentView("p1", "battlefield", controller=0, attacking=True)
+    idle = replace(attacking, attacking=False)
+    gone = a.Concede(1)
+
+    def rules(before: PermanentView, ref: PermanentView, action: a.Action) -> tuple[str, ...]:
+        moment = Moment("after action 2", _obs(ref), _obs(idle), action, _obs(before), _obs(before))
+        return next(d.rules for d in differences(moment) if d.field == "attacking")
+
+    assert rules(attacking, attacking, gone) == ()
+    assert rules(attacking, replace(attacking, controller=1), a.GainControl(1, "p1")) == ("506.4",)
+    out = replace(attacking, phased_out=True)
+    assert rules(out, replace(attacking, phased_out=False), PassTurn()) == (
+        "506.4",
+        "R2017-nonexistent",
+    )
+
+
+def test_a_control_difference_as_something_else_phases_names_702_26f() -> None:
+    """702.26f: a "for as long as" effect ends as what it names phases out,
+    also indirectly (an Aura with its host), though its target didn't phase."""
+    y = PermanentView("y", "battlefield", controller=1)
+    host = PermanentView("h", "battlefield", controller=0)
+    before = _obs(y, host)
+    after = _obs(y, replace(host, phased_out=True))
+    engine = _obs(replace(y, controller=0), replace(host, phased_out=True))
+    moment = Moment("after action 1", after, engine, a.PhaseOut(0, ("h",)), before, before)
+    (found,) = differences(moment)
+    assert found.rules == ("702.26f", "R2017-for-as-long-as")
+
+
+def test_what_phased_in_at_the_untap_step_is_spared_sickness() -> None:
+    """R2017-haste covers what phased in at the latest untap step only."""
+    land = Permanent(
+        "p1", owner=1, controller=1, types=("land",), phased_out=PhasedOut("direct", 1)
+    )
+    trace = play(ReferenceEngine(), Scenario(Setup(permanents=(land,)), (PassTurn(), PassTurn())))
+    assert untap_phased_in(trace.steps[:1]) == {"p1"}
+    assert untap_phased_in(trace.steps) == frozenset()
+
+
+def test_the_legend_rule_names_704_5j() -> None:
+    legends = legends_of(
+        Setup(
+            permanents=(
+                Permanent("l1", name="L", legendary=True),
+                Permanent("l2", name="L", legendary=True),
+                Permanent("l3", name="M", legendary=True),
+            )
+        )
+    )
+    assert legends == {"l1", "l2"}
+    went = PermanentView("l2", "graveyard")
+    stayed = PermanentView("l2", "battlefield")
+    before = _obs(PermanentView("l2", "battlefield", phased_out=True))
+    moment = Moment("after action 1", _obs(went), _obs(stayed), PassTurn(), before, before)
+    (found,) = differences(replace(moment, legends=legends))
+    assert (found.field, found.rules) == ("zone", ("704.5j",))
+
+
 @pytest.mark.parametrize("action", [a.Activate(0, "p1"), a.TapForMana(0, "p1")])
 @pytest.mark.parametrize(
-    ("phased_out", "rules"),
-    [(True, ("702.26b", "R2017-nonexistent")), (False, ("R2017-haste",))],
-    ids=["phased-out", "phased-in"],
+    ("phased_out", "at_untap", "rules"),
+    [
+        (True, False, ("702.26b", "R2017-nonexistent")),
+        (False, False, ("302.6",)),
+        (False, True, ("302.6", "R2017-haste")),
+    ],
+    ids=["phased-out", "phased-in", "phased-in-at-untap"],
 )
 def test_a_refused_activation_names_why_it_could_be_refused(
-    phased_out: bool, rules: tuple[str, ...], action: a.Action
+    phased_out: bool, at_untap: bool, rules: tuple[str, ...], action: a.Action
 ) -> None:
     """A {T} ability, mana abilities included: a phased-out permanent's
-    can't be activated; a phased-in creature's can't while it is sick."""
+    can't be activated; a phased-in creature's can't while it is sick
+    (302.6), which one phased in at the untap step isn't (R2017-haste)."""
     source = PermanentView("p1", "battlefield", phased_out=phased_out)
     before = _obs(source)
     refused = replace(before, refused="p1 can't be activated")
     where = f"after action 1 ({type(action).__name__})"
-    moment = Moment(where, refused, before, action, before, before)
+    untap = frozenset({"p1"}) if at_untap else frozenset()
+    moment = Moment(where, refused, before, action, before, before, untap_phased_in=untap)
     (found,) = differences(moment)
     assert (found.field, found.rules) == ("refused", rules)
 

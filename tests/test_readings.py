@@ -325,6 +325,32 @@ class SbaAtOnce(Rules):
         self.state_based_actions()
 
 
+class AttackersOfALeaverLeaveCombat(Rules):
+    """Reading L, the other outcome: creatures attacking a player who leaves
+    the game are removed from combat."""
+
+    def concede(self, action: a.Concede) -> None:
+        super().concede(action)
+        if action.player == self.state.defender:
+            for card in self.state.cards.values():
+                card.attacking = card.blocked = False
+
+
+class AnyLeaverEndsCombat(Rules):
+    """Wrong: any player leaving removes every creature from combat."""
+
+    def concede(self, action: a.Concede) -> None:
+        super().concede(action)
+        for card in self.state.cards.values():
+            card.attacking = card.blocked = False
+
+
+DEFENDER_LEAVES = Scenario(
+    Setup(players=3, permanents=(Permanent("p1", owner=0, controller=0, power=2, toughness=2),)),
+    (a.DeclareAttackers(0, ("p1",), 1), a.Concede(1), a.PassTurn()),
+)
+
+
 @pytest.mark.parametrize(
     ("rules", "scenario", "case"),
     [
@@ -332,15 +358,18 @@ class SbaAtOnce(Rules):
         (PhasesInWhenHostLeaves, HOST_LEAVES, "B"),
         (PhasedOutSourceNeverLeaves, source_leaves(source_phased_out=True), "C"),
         (SbaAtOnce, LEAVER_HOST, "D"),
+        (AttackersOfALeaverLeaveCombat, DEFENDER_LEAVES, "L"),
     ],
-    ids=["a", "b", "c", "d"],
+    ids=["a", "b", "c", "d", "l"],
 )
 def test_the_comparison_fails_no_reading(rules: type[Rules], scenario: Scenario, case: str) -> None:
     reference, other = trace_of(Rules, scenario), trace_of(rules, scenario)
     assert [s.after for s in reference.steps] != [s.after for s in other.steps]
     k = unsettled_from(reference)
     assert k is not None
-    assert unsettled_by(reference.steps[k - 1], phased_out_history(reference)[k - 1]) == case
+    defending = DEFENDER_LEAVES.actions[0].defender if case == "L" else None  # type: ignore[attr-defined]
+    step, history = reference.steps[k - 1], phased_out_history(reference)[k - 1]
+    assert unsettled_by(step, history, defending) == case
     assert trace_differences(reference, other) == []
 
 
@@ -349,8 +378,12 @@ def test_the_comparison_fails_no_reading(rules: type[Rules], scenario: Scenario,
     [
         (source_leaves(source_phased_out=False), NeverReleases),
         (Scenario(LEAVER_HOST.setup, (a.Destroy(0, "p1"), a.PassTurn())), NoSbaForAttachments),
+        (
+            Scenario(DEFENDER_LEAVES.setup, (*DEFENDER_LEAVES.actions[:1], a.Concede(2))),
+            AnyLeaverEndsCombat,
+        ),
     ],
-    ids=["c-source-phased-in", "d-not-a-concede"],
+    ids=["c-source-phased-in", "d-not-a-concede", "l-not-the-defender"],
 )
 def test_settled_outcomes_are_compared(scenario: Scenario, wrong: type[Rules]) -> None:
     """Near misses of the open cases are compared to the end: a wrong
