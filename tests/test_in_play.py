@@ -342,3 +342,38 @@ def test_506_4_a_creature_out_of_combat_deals_and_is_dealt_no_damage() -> None:
     )
     with pytest.raises(Violation, match="at: expected dealt no combat damage: y, which alone"):
         prop.check(_with_damage_step(blocked, dead))
+
+
+@pytest.mark.parametrize("setup_sick", [False, True])
+def test_302_6_phasing_in_mid_turn_does_not_cure_what_came_this_turn(setup_sick: bool) -> None:
+    """302.6, 610.4: t (a token created this turn, or p1 set up sick) phases
+    out until p2 leaves; p2 is destroyed and t phases in mid-turn: its
+    attack is refused, and carried out in player 0's next turn (R2017-haste
+    is about phasing in as that turn begins). A mutant whose "until" release
+    cures sickness fails `phasing_in_does_not_cure_summoning_sickness`."""
+    creature = "p1" if setup_sick else "t1"
+    made = () if setup_sick else (a.CreateToken(0, "t1", 0),)
+    bears = (bear("p1", sick=True),) if setup_sick else ()
+    case = Scenario(
+        Setup(permanents=(*bears, Permanent("p2", types=("artifact",)))),
+        (
+            *made,
+            a.PhaseOutUntil(0, "p2", creature),
+            a.Destroy(0, "p2"),
+            a.DeclareAttackers(0, (creature,), 1),
+            a.PassTurn(),
+            a.PassTurn(),
+            a.DeclareAttackers(0, (creature,), 1),
+        ),
+    )
+    prop = REGISTRY["phasing_in_does_not_cure_summoning_sickness"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised(reference)
+    refused = [s.after.refused is not None for s in reference.steps[-4:]]
+    assert refused == [True, False, False, False]
+    bugged = trace_of(mutant_engine("until-release-cures-sickness"), case)
+    with pytest.raises(
+        Violation, match=f"{creature} came under its controller's control this turn"
+    ):
+        prop.check(bugged)

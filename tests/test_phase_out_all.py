@@ -1,7 +1,9 @@
 """ "All permanents you control phase out" takes another player's permanent
 its caster controls (R2017-control) and its caster's Aura or Equipment on
 something that stays (R2017-auras): `phase_out_all_takes_what_its_caster_controls`
-on fixed scenarios, cast as the plain spell and as Teferi's Protection."""
+on fixed scenarios, cast as the plain spell and as Teferi's Protection; and
+such an attachment phases out directly (702.26g):
+`phase_out_events_say_how_it_phased_out`."""
 
 from __future__ import annotations
 
@@ -62,3 +64,37 @@ def test_an_engine_taking_the_wrong_permanents_fails_it(mutant: str, message: st
     with pytest.raises(Violation, match="still phased in") as failure:
         PROPERTY.check(trace)
     assert message in str(failure.value)
+
+
+@pytest.mark.parametrize("spell", sorted(SPELLS))
+def test_an_attachment_on_a_permanent_that_stays_phases_out_directly(spell: str) -> None:
+    """702.26g, R2017-auras: player 0's Aura p3 and Equipment p4 on player
+    1's p2, which stays, phase out directly (they phase in on their own,
+    attached to p2); player 0's Aura p7 on their own p6 phases out with it,
+    indirectly. `phase_out_events_say_how_it_phased_out` on the spell."""
+    mine = (
+        Permanent("p6", **CREATURE),  # type: ignore[arg-type]
+        Permanent("p7", types=("enchantment",), attachment="aura", attached_to="p6"),
+    )
+    setup = Setup(permanents=(*SETUP.permanents, *mine))
+    events = REGISTRY["phase_out_events_say_how_it_phased_out"]
+    trace = play(ReferenceEngine(), Scenario(setup, (SPELLS[spell],)))
+    events.check(trace)
+    assert events.exercised(trace)
+    causes = {p.id: p.cause for p in trace.steps[0].after.permanents if p.phased_out}
+    assert causes == {
+        "p1": "direct",
+        "p3": "direct",
+        "p4": "direct",
+        "p5": "direct",
+        "p6": "direct",
+        "p7": "indirect",
+    }
+    bugged = play(
+        mutant_engine("phase-out-all-attachments-indirect"), Scenario(setup, (SPELLS[spell],))
+    )
+    with pytest.raises(
+        Violation,
+        match="p3's phased_out event: expected cause 'direct': p3 is attached to p2, which stayed",
+    ):
+        events.check(bugged)

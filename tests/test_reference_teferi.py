@@ -1,12 +1,19 @@
 """The reference engine on Teferi's Protection's rulings about players and
 life totals (2017-08-25), one explicit scenario each: the oracle must be
-right on these before it judges anyone else."""
+right on these before it judges anyone else; and a property judging one of
+them on its scenario."""
 
 from __future__ import annotations
 
+import pytest
+
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.observation import Observation
+from conformance.properties import REGISTRY, Violation
+from conformance.running import play as run
+from conformance.scenario import Scenario
 from conformance.setup import DRAW_LIFE, OPENING_HAND, Permanent, Setup, SkipUntap
 
 
@@ -164,3 +171,24 @@ def test_protected_players_still_discard() -> None:
     ]
     emptied = play(Setup(), *(a.OpponentsDiscard(1) for _ in range(OPENING_HAND + 1)))
     assert emptied[-1].players[0].cards_discarded == OPENING_HAND
+
+
+def test_phase_out_triggers_resolve_under_the_lock() -> None:
+    """R2017-life-no-effect, 608.2c, 603.3: Teferi's Protection locks the
+    life total first; "whenever this phases out, you gain life" of the
+    permanent it phases out resolves after the spell, and gains nothing.
+    The property judges the cast; a mutant that resolves the trigger before
+    locking fails it."""
+    watcher = Permanent("p2", types=("enchantment",), abilities=("phases_out",))
+    case = Scenario(
+        Setup(permanents=(BEAR, watcher)),
+        (a.GainLife(0, 1), a.TeferisProtection(0), a.GainLife(0, 2)),
+    )
+    prop = REGISTRY["locked_life_spells_resolve_without_changing_life"]
+    reference = run(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    assert [o.life for o in (s.after.players[0] for s in reference.steps)] == [21, 21, 21]
+    bugged = run(mutant_engine("protection-phases-out-before-locking"), case)
+    with pytest.raises(Violation, match=r"player 0 casting Teferi's Protection.*life 21 -> 149"):
+        prop.check(bugged)

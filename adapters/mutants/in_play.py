@@ -29,6 +29,22 @@ class PhasingInCuresSickness(Rules):
 
 
 @mutant(
+    "until-release-cures-sickness",
+    "302.6",
+    "reads R2017-haste as 'a creature that phases in can attack', for what phases in as the "
+    "permanent it waited for leaves (610.4): a creature that came under its controller's "
+    "control this turn and phased in mid-turn attacks and taps at once",
+    kills=("phasing_in_does_not_cure_summoning_sickness",),
+)
+class UntilReleaseCuresSickness(Rules):
+    def release_until(self, source: Card) -> None:
+        waiting = self.state.waiting_for(source.id)
+        super().release_until(source)
+        for card in waiting:
+            card.sick = False
+
+
+@mutant(
     "cleanup-skips-phased-out-damage",
     "514.2",
     "removes damage at cleanup only from the permanents it can see, so a creature that was "

@@ -180,3 +180,19 @@ class PhasedOutReplacementsApply(Rules):
         return [
             c for c in self.state.in_play() if ability in c.abilities and c.controller != player
         ]
+
+
+@mutant(
+    "protection-phases-out-before-locking",
+    "R2017-life-no-effect",
+    "Teferi's Protection phases its caster's permanents out and resolves the triggers that "
+    "causes at once, then locks the life total: 'whenever this phases out, you gain life' "
+    "gains life",
+    kills=("locked_life_spells_resolve_without_changing_life",),
+)
+class ProtectionPhasesOutBeforeLocking(Rules):
+    def protect(self, player: int) -> None:
+        self.state.protected.add(player)
+        self.phase_out(self.all_you_control(player))
+        self.resolve_triggers()
+        self.state.locked.add(player)

@@ -1,15 +1,19 @@
 """Mutants of protection from everything on a player, of Teferi's
 Protection's duration and of what its phasing out takes (R2017-protection,
 R2017-protection-targets, R2017-nothing-else, R2017-targets,
-R2017-skip-untap, R2017-control, R2017-auras)."""
+R2017-skip-untap, R2017-control, R2017-auras, 702.26g)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.rules import Refused
 from adapters.reference.state import Card
 from conformance import actions as a
+from conformance.observation import Event
+from conformance.setup import PhasedOut
 
 
 @mutant(
@@ -151,3 +155,32 @@ class PhaseOutAllByOwner(Rules):
 class PhaseOutAllOnlyUnattached(Rules):
     def all_you_control(self, player: int) -> list[Card]:
         return [c for c in super().all_you_control(player) if c.attached_to is None]
+
+
+@mutant(
+    "phase-out-all-attachments-indirect",
+    "702.26g",
+    '"all permanents you control phase out" phases every Aura and Equipment it takes out '
+    "indirectly, also one on a permanent that stays: it never phases in",
+    kills=("phase_out_events_say_how_it_phased_out",),
+)
+class PhaseOutAllAttachmentsIndirect(Rules):
+    def phase_out_all(self, action: a.PhaseOutAll) -> None:
+        self.check_player(action.player)
+        self.receive_priority()
+        self.take_all(self.all_you_control(action.player))
+
+    def protect(self, player: int) -> None:
+        self.state.protected.add(player)
+        self.state.locked.add(player)
+        self.take_all(self.all_you_control(player))
+
+    def take_all(self, cards: Sequence[Card]) -> None:
+        self.phase_out([c for c in cards if c.attachment is None])
+        for card in cards:
+            if card.attachment is not None and card.phased_in:
+                card.phased_out = PhasedOut("indirect", card.controller)
+                self.removed_from_combat(card)
+                self.state.events.append(Event("phased_out", card.id, "indirect"))
+                self.phase_trigger(card, "phases_out")
+        self.refresh()

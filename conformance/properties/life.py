@@ -86,19 +86,46 @@ def _life_spells_did_nothing(trace: Trace) -> bool:
     )
 
 
+def _protections_cast(trace: Trace) -> Iterator[tuple[Step, int]]:
+    """Each Teferi's Protection the engine carried out, with its caster,
+    but one cast right after a player left the game: triggers of that
+    leaving may still wait (800.4a: no player received priority), and they
+    resolve before the spell is cast."""
+    for i, step in enumerate(trace.steps):
+        x = step.action
+        after_leaving = i > 0 and isinstance(trace.steps[i - 1].action, a.Concede)
+        if isinstance(x, a.TeferisProtection) and step.after.refused is None and not after_leaving:
+            yield step, x.player
+
+
 @rule_property(
     "R2017-life-no-effect",
     needs=_SPELLS,
-    scenarios=scenarios_of(players.life_spells_locked, a.GainLife, a.LoseLife),
+    scenarios=scenarios_of(
+        players.life_spells_locked, a.GainLife, a.LoseLife, extra=(C.PHASE_TRIGGERS,)
+    ),
     exercised=_life_spells_did_nothing,
     reads=_READS,
 )
 def locked_life_spells_resolve_without_changing_life(trace: Trace) -> None:
     """R2017-life-no-effect: while a player's life total can't change, their
     spells that gain or lose life still resolve (the card is drawn); the
-    life part has no effect."""
+    life part has no effect. So does the life gain of "whenever this phases
+    out, you gain life" of a permanent Teferi's Protection phases out: the
+    life total can't change from its first instruction on (608.2c), and the
+    trigger is put on the stack only after the spell has resolved (603.3):
+    the caster's life total stays through the spell."""
     for _, step, x in _locked_spells(trace, (a.GainLife, a.LoseLife)):
         _resolved_leaving_life(trace, step, x.player, "R2017-life-no-effect")
+    for step, player in _protections_cast(trace):
+        expect(
+            not life_change(step, player),
+            "R2017-life-no-effect",
+            f"{where(trace, step)}, player {player} casting Teferi's Protection",
+            "their life total stays: it can't change from the spell's first instruction, "
+            "before the triggers of what it phases out resolve (608.2c, 603.3)",
+            f"life {life(step.before, player)} -> {life(step.after, player)}",
+        )
 
 
 def _resolved_leaving_life(trace: Trace, step: Step, player: int, rule: str) -> None:

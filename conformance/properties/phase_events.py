@@ -55,6 +55,23 @@ def _indirect_reported(trace: Trace) -> bool:
     )
 
 
+def _stayed(step: Step, host: str | int | None) -> bool:
+    """`host` (of an attachment that phased out in `step`) didn't go with
+    it: a player, nothing, or a permanent phased in before and after. One
+    that left the battlefield in the step is left out (a pre-2017 token
+    that ceased to exist as it phased out, 702.25k)."""
+    if not isinstance(host, str):
+        return True
+    b, c = view(step.before, host), view(step.after, host)
+    return b is not None and c is not None and b.phased_in and c.phased_in
+
+
+def _named(host: str | int | None) -> str:
+    if host is None:
+        return "nothing"
+    return f"player {host}" if isinstance(host, int) else f"{host}, which stayed"
+
+
 @rule_property(
     "702.26h",
     "702.26g",
@@ -66,18 +83,29 @@ def _indirect_reported(trace: Trace) -> bool:
 def phase_out_events_say_how_it_phased_out(trace: Trace) -> None:
     """Each phase-out event names the cause the permanent then shows:
     "indirect" for what phased out with its host (702.26g), even if it had
-    its own reason to phase out (702.26h), "direct" otherwise."""
+    its own reason to phase out (702.26h), "direct" otherwise. Only that is
+    indirect: an Aura or Equipment on a player, or on a permanent that
+    didn't phase out with it, phases out directly (702.26g, R2017-auras:
+    "Each Aura and Equipment you control attached to a permanent that isn't
+    phasing out" phases in on its own, attached to that permanent), also
+    when "all permanents you control phase out" takes it."""
     for step in trace.steps:
         for pid, cause in _phase_outs(step):
             b, c = view(step.before, pid), view(step.after, pid)
             if b is None or c is None or not was_in_went_out(step, pid):
                 continue
-            host = b.attached_to
-            with_host = isinstance(host, str) and was_in_went_out(step, host)
+            hosts = {b.attached_to, c.attached_to}
+            with_host = any(isinstance(h, str) and was_in_went_out(step, h) for h in hosts)
+            rule = "702.26h" if with_host else "702.26g"
+            at = f"{where(trace, step)}, {pid}'s phased_out event"
             expect(
-                cause == c.cause,
-                "702.26h" if with_host else "702.26g",
-                f"{where(trace, step)}, {pid}'s phased_out event",
-                f"cause {c.cause!r}, as {pid} shows",
-                f"cause {cause!r}",
+                cause == c.cause, rule, at, f"cause {c.cause!r}, as {pid} shows", f"cause {cause!r}"
             )
+            if all(_stayed(step, h) for h in hosts):
+                expect(
+                    c.cause == "direct",
+                    "702.26g",
+                    at,
+                    f"cause 'direct': {pid} is attached to {_named(b.attached_to)}",
+                    f"cause {c.cause!r}",
+                )

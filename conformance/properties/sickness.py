@@ -1,6 +1,8 @@
 """Summoning sickness across phasing (302.6, R2017-haste, 702.26d): a
 creature that phases in after its control changed while it was phased out is
-sick for its new controller until their next turn begins. R2017-haste lets a
+sick for its new controller until their next turn begins; so is one that came
+under its controller's control this turn and phased in during the turn (610.4:
+"phases out until" a permanent that then leaves). R2017-haste lets a
 creature that phases in as *your* turn begins tap and attack only because you
 controlled it all along; phasing in itself cures nothing."""
 
@@ -13,12 +15,13 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.history import creature_ids, view
+from conformance.properties.history import creature_ids, view, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import ControlEffect, Duration, PhasedOut, Setup
-from conformance.strategies._draw import integer, pick
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.strategies._draw import integer, maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
+from conformance.strategies.players import new_id, with_permanents
 
 
 def _tap_ability(x: a.Action) -> tuple[str, int] | None:
@@ -140,20 +143,163 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     return setup, (a.PassTurn(), activate, *(a.PassTurn(),) * turns, activate)
 
 
+def _moved(x: a.Action) -> list[tuple[str, int]]:
+    """The creatures `x` attacks with or whose {T} ability it activates, and
+    the player doing it."""
+    if isinstance(x, a.DeclareAttackers):
+        return [(pid, x.player) for pid in x.attackers]
+    used = _tap_ability(x)
+    return [] if used is None else [used]
+
+
+def _came_and_phased_in_this_turn(trace: Trace) -> list[tuple[Step, str, int]]:
+    """302.6: each attack with, or activation of a {T} ability of, a
+    creature that came under its controller's control this turn (set up
+    `sick`, or a token created this turn) and phased in since, during the
+    turn, as (step, creature, player). It is sick for every player that
+    turn: whoever controls it came to control it this turn. Turns passing
+    end the watch, so a creature that phases in in an untap step is never
+    judged here (R2017-haste)."""
+    creatures = creature_ids(trace.scenario)
+    start = trace.scenario.setup.turn
+    came: dict[str, int] = {p.id: start for p in trace.scenario.setup.permanents if p.sick}
+    phased_in: dict[str, int] = {}
+    found = []
+    for step in trace.steps:
+        x, turn = step.action, step.before.turn
+        for pid, player in _moved(x):
+            b = view(step.before, pid)
+            sick = came.get(pid) == turn and phased_in.get(pid) == turn
+            if sick and pid in creatures and b is not None and b.phased_in:
+                found.append((step, pid, player))
+        if isinstance(x, a.CreateToken) and step.after.refused is None:
+            made = view(step.after, x.id)
+            if made is not None and made.on_battlefield and view(step.before, x.id) is None:
+                came[x.id] = turn
+        if step.after.turn == turn:
+            for c in step.after.permanents:
+                if was_out_came_in(step, c.id):
+                    phased_in[c.id] = turn
+    return found
+
+
+def _shown_sick_then_ready(trace: Trace) -> bool:
+    """302.6: a creature that came under its controller's control this turn
+    and phased in was refused an attack or its {T} ability, and in a later
+    turn of that player the same move was carried out (it attacked, or
+    became tapped paying its life)."""
+    refused = {
+        (type(step.action), pid, player)
+        for step, pid, player in _came_and_phased_in_this_turn(trace)
+        if step.after.refused is not None
+    }
+    for step in trace.steps:
+        x = step.action
+        if step.after.refused is not None:
+            continue
+        for pid, player in _moved(x):
+            if (type(x), pid, player) not in refused:
+                continue
+            b, c = view(step.before, pid), view(step.after, pid)
+            if isinstance(x, a.DeclareAttackers):
+                if c is not None and c.attacking:
+                    return True
+                continue
+            gained = step.after.player(player).life > step.before.player(player).life
+            paid = isinstance(x, a.TapForMana) or gained
+            if b and c and not b.tapped and c.tapped and paid:
+                return True
+    return False
+
+
+def _shown_sick(trace: Trace) -> bool:
+    """302.6: the engine showed a creature sick after phasing in, and ready
+    in a later turn of its controller, in either of the plans' ways."""
+    return _sick_after_phasing_in_then_tapped(trace) or _shown_sick_then_ready(trace)
+
+
+def _comes_in_then_phases_in(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
+    """302.6, 610.4: creature X comes under the active player P's control
+    this turn (a token P creates, or a creature set up sick); it phases out
+    until P's new artifact S leaves the battlefield, S is destroyed (X
+    phases in mid-turn) and P attacks with X or activates its {T} ability,
+    with mana abilities sometimes its mana ability as a land creature
+    (refused: X is sick); turns pass to P's next turn and P does it again
+    (carried out). X has no phasing, so nothing phases it out again."""
+    player = setup.active
+    others = [q for q in range(setup.players) if q != player]
+    creatures = [
+        p
+        for p in setup.permanents
+        if p.is_creature
+        and p.attached_to is None
+        and p.controller == player
+        and p.phased_out is None
+    ]
+    if not others or not (creatures or C.TOKENS in caps):
+        return setup, ()
+    made: tuple[a.Action, ...] = ()
+    if C.TOKENS in caps and C.COMBAT in caps and (maybe(draw) or not creatures):
+        # A token has no {T} ability: it attacks.
+        x, made, move = "t1", (a.CreateToken(player, "t1", 0),), a.DeclareAttackers
+    elif creatures:
+        chosen = pick(draw, creatures)
+        wanted = ((a.DeclareAttackers, C.COMBAT), (a.TapForMana, C.MANA_ABILITIES))
+        x, move = chosen.id, pick(draw, [a.Activate, *(m for m, need in wanted if need in caps)])
+        sick = replace(
+            chosen,
+            sick=True,
+            tapped=False,
+            phasing=0,
+            abilities=tuple(dict.fromkeys((*chosen.abilities, "tap_gain_life"))),
+            # A land creature's mana ability is a {T} ability too.
+            types=("land", "creature") if move is a.TapForMana else chosen.types,
+        )
+        setup = replace(setup, permanents=tuple(sick if p.id == x else p for p in setup.permanents))
+    else:
+        return setup, ()
+    source = Permanent(new_id(setup), player, player, ("artifact",))
+    setup = with_permanents(setup, source)
+    act: a.Action = (
+        a.DeclareAttackers(player, (x,), pick(draw, others))
+        if move is a.DeclareAttackers
+        else move(player, x)
+    )
+    turns = (a.PassTurn(),) * setup.turns_until(player)
+    return setup, (
+        *made,
+        a.PhaseOutUntil(player, source.id, x),
+        a.Destroy(player, source.id),
+        act,
+        *turns,
+        act,
+    )
+
+
+def _sick_creature_plans(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
+    """One of the two ways a creature is sick as it phases in: its control
+    changed while it was phased out, or it came under its controller's
+    control this turn and phases in during the turn ("until" released)."""
+    until = {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps)
+    if until and maybe(draw):
+        return _comes_in_then_phases_in(draw, setup, caps)
+    return _phases_in_to_a_new_controller(draw, setup, caps)
+
+
 @rule_property(
     "302.6",
     "R2017-haste",
     needs={C.ACTIVATED_ABILITIES, C.CONTROL_CHANGE},
     scenarios=lambda caps: planned_scenarios(
         caps,
-        _phases_in_to_a_new_controller,
+        _sick_creature_plans,
         kinds=(a.Activate, a.TapForMana, a.PassTurn, a.PhaseOut, a.GainControl),
         max_actions=3,
         min_permanents=1,
         permanent_kinds=("creature",),
         abilities=("tap_gain_life",),
     ),
-    exercised=_sick_after_phasing_in_then_tapped,
+    exercised=_shown_sick,
     reads={"life"},
 )
 def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
@@ -163,7 +309,8 @@ def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
     exception (R2017-haste covers only a creature its
     controller controlled as their turn began): one whose control changed
     while it was phased out is sick for its new controller until their next
-    turn."""
+    turn; and one that came under its controller's control this turn and
+    phased in during the turn can neither attack nor pay {T} that turn."""
     for step, source, player, since in _sick_activations(trace):
         expect(
             step.after.refused is not None,
@@ -171,4 +318,14 @@ def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
             where(trace, step),
             f"refused: player {player} has controlled {source} only since action {since}",
             "the ability was activated",
+        )
+    for step, pid, player in _came_and_phased_in_this_turn(trace):
+        attack = isinstance(step.action, a.DeclareAttackers)
+        expect(
+            step.after.refused is not None,
+            "302.6",
+            where(trace, step),
+            f"refused: {pid} came under its controller's control this turn and phased in "
+            f"since, so it can't {'attack' if attack else 'pay {T}'} (phasing in cures nothing)",
+            f"player {player} {'attacked with' if attack else 'tapped'} {pid}",
         )

@@ -92,9 +92,14 @@ def _with_ability(setup: Setup, player: int, ability: Ability) -> Setup:
 
 def life_spells_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-life-no-effect: a life spell changes a life total; then that
-    player casts Teferi's Protection and casts life spells."""
+    player casts Teferi's Protection and casts life spells. With phase
+    triggers, half the time the player also controls "whenever this phases
+    out, you gain life": Teferi's Protection phases it out, and the trigger
+    resolves after the spell (603.3), under the lock (608.2c)."""
     p, _ = _players(draw, setup)
     spells = [a.GainLife(p, integer(draw, 1, 3)), a.LoseLife(p, integer(draw, 1, 3))]
+    if Capability.PHASE_TRIGGERS in caps and maybe(draw):
+        setup = _with_ability(setup, p, "phases_out")
     return with_a_permanent(setup, p), (
         pick(draw, spells),
         a.TeferisProtection(p),
