@@ -24,6 +24,7 @@ from conformance.properties import (  # noqa: F401
     phase_out_all,
     protection,
     replacement,
+    resolving,
     responses,
     sickness,
     state_based,
