@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.observation import Observation
@@ -106,6 +107,16 @@ EXERCISING: dict[str, Scenario] = {
     ),
     "phasing_instances_are_redundant": Scenario(
         Setup(permanents=(creature("p1", owner=1, controller=1, phasing=2),)),
+        (a.PassTurn(),),
+    ),
+    # p1, with phasing twice, phases out once in player 1's untap step and
+    # its "whenever this phases out" triggers once.
+    "redundant_phasing_triggers_once": Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1, phasing=2, abilities=("phases_out",)),
+            )
+        ),
         (a.PassTurn(),),
     ),
     # A token phases out in player 0's untap step and stays, then comes back.
@@ -370,3 +381,17 @@ def test_a_skipped_untap_step_is_judged_by_702_26m_alone() -> None:
         "skipped_untap_step_has_no_phasing",
     ):
         REGISTRY[name].check(trace)
+
+
+def test_a_redundant_phaser_s_phase_out_trigger_triggers_once() -> None:
+    """702.26p, 603.10b: y has phasing twice and "whenever this phases out,
+    you gain 128": in player 0's untap step it phases out once, one event,
+    and player 0 gains 128, not 256."""
+    setup = Setup(active=1, permanents=(creature("y", phasing=2, abilities=("phases_out",)),))
+    case = Scenario(setup, (a.PassTurn(),))
+    prop = REGISTRY["redundant_phasing_triggers_once"]
+    reference = play(REFERENCE, case)
+    prop.check(reference)
+    assert reference.steps[0].after.player(0).life == 20 + 128
+    with pytest.raises(Violation, match=r"player 0: expected life \+128.*life \+256"):
+        prop.check(play(mutant_engine("phase-triggers-per-instance"), case))

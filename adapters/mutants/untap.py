@@ -124,6 +124,34 @@ class PhasingPerInstance(Rules):
 
 
 @mutant(
+    "phase-triggers-per-instance",
+    "702.26p",
+    "the untap step triggers a permanent's 'whenever this phases out' once for each instance "
+    "of phasing it has, though it phases out once",
+    kills=("redundant_phasing_triggers_once",),
+)
+class PhaseTriggersPerInstance(Rules):
+    """Each instance of phasing is handled as an ability of its own in the
+    untap step: the permanent phases out once, but every instance reports
+    the phasing to the permanent's triggers."""
+
+    in_phasing_event = False
+
+    def phasing_event(self, player: int) -> None:
+        self.in_phasing_event = True
+        try:
+            super().phasing_event(player)
+        finally:
+            self.in_phasing_event = False
+
+    def phase_trigger(self, card: Card, kind: str) -> None:
+        direct = card.phased_out is not None and card.phased_out.cause == "direct"
+        instances = card.phasing if self.in_phasing_event and direct else 1
+        for _ in range(max(1, instances)):
+            super().phase_trigger(card, kind)
+
+
+@mutant(
     "tokens-cease-to-exist",
     "704.5d",
     "a phased-out token ceases to exist (the rule before 2017)",

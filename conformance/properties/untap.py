@@ -14,6 +14,7 @@ from conformance.properties.effects import (
     untap_step_controllers,
 )
 from conformance.properties.history import (
+    abilities,
     ceased_while_phased_out,
     in_game,
     phasing_instances,
@@ -23,12 +24,17 @@ from conformance.properties.history import (
     waiting_for_source,
     was_out_came_in,
 )
+from conformance.properties.identity import came_in, went_out
 from conformance.properties.registry import expect, rule_property, where
+from conformance.properties.triggers import check_trigger_life
 from conformance.running import Step, Trace
+from conformance.setup import Ability
 from conformance.strategies import scenarios
 from conformance.strategies.plans import borrow_until_next_turn, planned_scenarios
 
 _NO_SKIP = {C.SKIP_UNTAP}
+#: The "whenever this phases out/in" abilities (603.10b).
+_PHASE_TRIGGER_ABILITIES: tuple[Ability, ...] = ("phases_out", "phases_in")
 #: PassTurn three times among the kinds: action kinds are drawn uniformly,
 #: and untap steps are what these rules are about.
 _TURNS = (a.PassTurn,) * 3
@@ -326,3 +332,62 @@ def phasing_instances_are_redundant(trace: Trace) -> None:
                     "it phases out once",
                     f"{'phased out' if c.phased_out else 'phased in'}, events {events}",
                 )
+
+
+def _redundant_phasers_triggered(trace: Trace) -> list[int]:
+    """The untap steps (action k) in which a permanent with two or more
+    instances of phasing and a "whenever this phases out/in" ability phased
+    out or in; none unless phase triggers are the only abilities of the
+    scenario, so that the life they gain is all the life that changes
+    (`check_trigger_life` leaves out what else may, such as a draw step's
+    draw)."""
+    counts = phasing_instances(trace.scenario)
+    triggers = set(_PHASE_TRIGGER_ABILITIES)
+    if any(set(p.abilities) - triggers for p in trace.scenario.setup.permanents):
+        return []
+    found = []
+    for k, step, _ in _played_untap_steps(trace):
+        for b in step.before.permanents:
+            if counts.get(b.id, 0) < 2 or not (went_out(step, b) or came_in(step, b)):
+                continue
+            if triggers & set(abilities(trace.scenario, b.id)):
+                found.append(k)
+                break
+    return found
+
+
+def _a_redundant_phaser_s_trigger_gained_life(trace: Trace) -> bool:
+    """702.26p, 603.10b: an untap step in which a permanent with two or more
+    instances of phasing and a phase trigger phased, and a player gained
+    life."""
+    for k in _redundant_phasers_triggered(trace):
+        step = trace.steps[k - 1]
+        if any(
+            c.life > b.life for b, c in zip(step.before.players, step.after.players, strict=True)
+        ):
+            return True
+    return False
+
+
+@rule_property(
+    "702.26p",
+    "603.10b",
+    needs={C.REDUNDANT_PHASING, C.PHASE_TRIGGERS},
+    # Phase triggers the only abilities: the life they gain is all that
+    # changes in an untap step.
+    scenarios=lambda caps: scenarios(
+        _without(caps, _NO_SKIP),
+        kinds=(a.PassTurn,),
+        min_actions=1,
+        phased_out=False,
+        abilities=_PHASE_TRIGGER_ABILITIES,
+    ),
+    exercised=_a_redundant_phaser_s_trigger_gained_life,
+    reads={"life"},
+)
+def redundant_phasing_triggers_once(trace: Trace) -> None:
+    """Several instances of phasing are redundant (702.26p): the permanent
+    phases out (or in) once in the untap step, one event, so each of its
+    "whenever this phases out/in" abilities triggers once (603.10b), not
+    once per instance."""
+    check_trigger_life(trace, "702.26p", _redundant_phasers_triggered(trace))
