@@ -197,9 +197,9 @@ def test_an_engine_that_never_phases_does_not_exercise_it(name: str, engine: Any
 
 
 def test_every_property_of_the_area_has_a_scenario() -> None:
-    from conformance.properties import entering, identity, triggers, untap, waiting
+    from conformance.properties import entering, identity, redundant, triggers, untap, waiting
 
-    modules = {m.__name__ for m in (entering, identity, triggers, untap, waiting)}
+    modules = {m.__name__ for m in (entering, identity, redundant, triggers, untap, waiting)}
     mine = {name for name, prop in REGISTRY.items() if prop.check.__module__ in modules}
     assert mine == set(EXERCISING)
 

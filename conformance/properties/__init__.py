@@ -23,6 +23,7 @@ from conformance.properties import (  # noqa: F401
     phase_events,
     phase_out_all,
     protection,
+    redundant,
     replacement,
     resolving,
     responses,

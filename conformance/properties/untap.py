@@ -1,6 +1,7 @@
 """Properties of the untap step: who phases out, who phases in, and what the
-step does and doesn't do besides (702.26a, m, p; 502.1; R2017-skip-untap).
-Tokens and creatures that phase in are `entering`'s."""
+step does and doesn't do besides (702.26a, m; 502.1; R2017-skip-untap).
+Tokens and creatures that phase in are `entering`'s; several instances of
+phasing (702.26p) are `redundant`'s."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from conformance.properties.effects import (
     untap_step_controllers,
 )
 from conformance.properties.history import (
-    abilities,
     ceased_while_phased_out,
     in_game,
     phasing_instances,
@@ -24,17 +24,12 @@ from conformance.properties.history import (
     waiting_for_source,
     was_out_came_in,
 )
-from conformance.properties.identity import came_in, went_out
 from conformance.properties.registry import expect, rule_property, where
-from conformance.properties.triggers import check_trigger_life
 from conformance.running import Step, Trace
-from conformance.setup import Ability
 from conformance.strategies import scenarios
 from conformance.strategies.plans import borrow_until_next_turn, planned_scenarios
 
 _NO_SKIP = {C.SKIP_UNTAP}
-#: The "whenever this phases out/in" abilities (603.10b).
-_PHASE_TRIGGER_ABILITIES: tuple[Ability, ...] = ("phases_out", "phases_in")
 #: PassTurn three times among the kinds: action kinds are drawn uniformly,
 #: and untap steps are what these rules are about.
 _TURNS = (a.PassTurn,) * 3
@@ -44,7 +39,7 @@ def _without(caps: Collection[C], dropped: set[C]) -> set[C]:
     return set(caps) - dropped
 
 
-def _played_untap_steps(trace: Trace, skipped: bool = False) -> Iterator[tuple[int, Step, int]]:
+def played_untap_steps(trace: Trace, skipped: bool = False) -> Iterator[tuple[int, Step, int]]:
     """Each untap step the engine played (action k, of `player`) that the
     player had, or with `skipped`, each one they skipped: a skipped untap
     step has no phasing event (702.26m) and untaps nothing."""
@@ -55,7 +50,7 @@ def _played_untap_steps(trace: Trace, skipped: bool = False) -> Iterator[tuple[i
             yield k, step, player
 
 
-def _phased_under_step(
+def phased_under_step(
     trace: Trace, skipped: bool = False
 ) -> list[tuple[int, Step, int, set[str], set[str]]]:
     """For each untap step the engine played (action k, of `player`), or
@@ -69,7 +64,7 @@ def _phased_under_step(
     waiting = waiting_for_source(trace)
     controllers = untap_step_controllers(trace)
     result = []
-    for k, step, player in _played_untap_steps(trace, skipped):
+    for k, step, player in played_untap_steps(trace, skipped):
         going, coming = set(), set()
         for b in step.before.permanents:
             if not b.on_battlefield:
@@ -92,7 +87,7 @@ def _phased_under_step(
 def _an_untap_step_phased(trace: Trace) -> bool:
     """702.26a: an untap step in which a permanent with phasing of the active
     player phased out, or one that phased out directly under them phased in."""
-    for _, step, _, going, coming in _phased_under_step(trace):
+    for _, step, _, going, coming in phased_under_step(trace):
         for pid in going | coming:
             c = view(step.after, pid)
             if c is not None and c.on_battlefield and c.phased_out == (pid in going):
@@ -119,7 +114,7 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
     what phased out directly under P phases in — at once, so nothing that
     phases in also phases out in the same step."""
     status = phasings(trace)
-    for k, step, player, going, coming in _phased_under_step(trace):
+    for k, step, player, going, coming in phased_under_step(trace):
         at = where(trace, step)
         for b in step.before.permanents:
             c = view(step.after, b.id)
@@ -177,7 +172,7 @@ def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
 def _an_untap_step_untapped_what_phased_in(trace: Trace) -> bool:
     """502.1: an untap step in which a tapped permanent of the active player
     phased in and was untapped (phasing first, then untapping)."""
-    for _, step, player in _played_untap_steps(trace):
+    for _, step, player in played_untap_steps(trace):
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not (b.on_battlefield and c.on_battlefield and b.tapped):
@@ -202,7 +197,7 @@ def untap_step_untaps_after_phasing(trace: Trace) -> None:
     """Phasing comes first in the untap step; what phases in is untapped with
     the rest, and what phases out is left alone (702.26b)."""
     waiting = waiting_for_source(trace)
-    for k, step, player in _played_untap_steps(trace):
+    for k, step, player in played_untap_steps(trace):
         for c in step.after.permanents:
             b = view(step.before, c.id)
             if b is None or not c.on_battlefield:
@@ -231,10 +226,10 @@ def _a_skipped_untap_step_would_have_phased(trace: Trace) -> bool:
     would have phased out or in, and the engine showed something phasing in
     at another untap step (what waits for a real untap step does come
     back)."""
-    would = any(going | coming for _, _, _, going, coming in _phased_under_step(trace, True))
+    would = any(going | coming for _, _, _, going, coming in phased_under_step(trace, True))
     return would and any(
         was_out_came_in(step, c.id)
-        for _, step, _ in _played_untap_steps(trace)
+        for _, step, _ in played_untap_steps(trace)
         for c in step.after.permanents
     )
 
@@ -257,7 +252,7 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
     (R2017-skip-untap). Effects stack, one step each: a player with two
     skips the next two untap steps they would have (702.26m)."""
     counts = phasing_instances(trace.scenario)
-    for _, step, player in _played_untap_steps(trace, skipped=True):
+    for _, step, player in played_untap_steps(trace, skipped=True):
         moved = [e for e in step.after.events if e.kind in ("phased_in", "phased_out")]
         expect(
             not moved,
@@ -287,107 +282,3 @@ def skipped_untap_step_has_no_phasing(trace: Trace) -> None:
                     "stays phased out until an untap step the player has",
                     "phased in",
                 )
-
-
-def _a_redundant_phaser_phased_out(trace: Trace) -> bool:
-    """702.26p: an untap step in which a permanent with two or more instances
-    of phasing phased out."""
-    counts = phasing_instances(trace.scenario)
-    for _, step, _, going, _ in _phased_under_step(trace):
-        for pid in going:
-            c = view(step.after, pid)
-            if counts.get(pid, 0) >= 2 and c is not None and c.on_battlefield and c.phased_out:
-                return True
-    return False
-
-
-@rule_property(
-    "702.26p",
-    needs={C.REDUNDANT_PHASING},
-    scenarios=lambda caps: scenarios(
-        _without(caps, _NO_SKIP), kinds=(a.PassTurn,), min_actions=1, phased_out=False
-    ),
-    exercised=_a_redundant_phaser_phased_out,
-    reads={"events"},
-)
-def phasing_instances_are_redundant(trace: Trace) -> None:
-    """Two or more instances of phasing phase a permanent out once, not out
-    and back in."""
-    counts = phasing_instances(trace.scenario)
-    controllers = untap_step_controllers(trace)
-    for k, step, player in _played_untap_steps(trace):
-        controller = controllers[k]
-        for c in step.after.permanents:
-            if counts.get(c.id, 0) < 2 or controller.get(c.id) != player:
-                continue
-            events = [e.kind for e in step.after.events_of("phased_out", c.id)] + [
-                e.kind for e in step.after.events_of("phased_in", c.id)
-            ]
-            b = view(step.before, c.id)
-            if b is not None and b.phased_in and c.on_battlefield:
-                expect(
-                    c.phased_out and events == ["phased_out"],
-                    "702.26p",
-                    f"{where(trace, step)}, {c.id} (phasing ×{counts[c.id]})",
-                    "it phases out once",
-                    f"{'phased out' if c.phased_out else 'phased in'}, events {events}",
-                )
-
-
-def _redundant_phasers_triggered(trace: Trace) -> list[int]:
-    """The untap steps (action k) in which a permanent with two or more
-    instances of phasing and a "whenever this phases out/in" ability phased
-    out or in; none unless phase triggers are the only abilities of the
-    scenario, so that the life they gain is all the life that changes
-    (`check_trigger_life` leaves out what else may, such as a draw step's
-    draw)."""
-    counts = phasing_instances(trace.scenario)
-    triggers = set(_PHASE_TRIGGER_ABILITIES)
-    if any(set(p.abilities) - triggers for p in trace.scenario.setup.permanents):
-        return []
-    found = []
-    for k, step, _ in _played_untap_steps(trace):
-        for b in step.before.permanents:
-            if counts.get(b.id, 0) < 2 or not (went_out(step, b) or came_in(step, b)):
-                continue
-            if triggers & set(abilities(trace.scenario, b.id)):
-                found.append(k)
-                break
-    return found
-
-
-def _a_redundant_phaser_s_trigger_gained_life(trace: Trace) -> bool:
-    """702.26p, 603.10b: an untap step in which a permanent with two or more
-    instances of phasing and a phase trigger phased, and a player gained
-    life."""
-    for k in _redundant_phasers_triggered(trace):
-        step = trace.steps[k - 1]
-        if any(
-            c.life > b.life for b, c in zip(step.before.players, step.after.players, strict=True)
-        ):
-            return True
-    return False
-
-
-@rule_property(
-    "702.26p",
-    "603.10b",
-    needs={C.REDUNDANT_PHASING, C.PHASE_TRIGGERS},
-    # Phase triggers the only abilities: the life they gain is all that
-    # changes in an untap step.
-    scenarios=lambda caps: scenarios(
-        _without(caps, _NO_SKIP),
-        kinds=(a.PassTurn,),
-        min_actions=1,
-        phased_out=False,
-        abilities=_PHASE_TRIGGER_ABILITIES,
-    ),
-    exercised=_a_redundant_phaser_s_trigger_gained_life,
-    reads={"life"},
-)
-def redundant_phasing_triggers_once(trace: Trace) -> None:
-    """Several instances of phasing are redundant (702.26p): the permanent
-    phases out (or in) once in the untap step, one event, so each of its
-    "whenever this phases out/in" abilities triggers once (603.10b), not
-    once per instance."""
-    check_trigger_life(trace, "702.26p", _redundant_phasers_triggered(trace))
