@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from adapters.mutants import mutant_engine
-from adapters.reference import ReferenceEngine
+from adapters.reference import ReferenceEngine, reference_of
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.properties import REGISTRY
+from conformance.properties import REGISTRY, in_edition
 from conformance.properties.history import Phasing, phasings, waiting_for_source
 from conformance.properties.registry import Violation
 from conformance.running import Step, Trace, play
@@ -395,3 +395,59 @@ def test_a_redundant_phaser_s_phase_out_trigger_triggers_once() -> None:
     assert reference.steps[0].after.player(0).life == 20 + 128
     with pytest.raises(Violation, match=r"player 0: expected life \+128.*life \+256"):
         prop.check(play(mutant_engine("phase-triggers-per-instance"), case))
+
+
+def test_a_permanent_held_for_as_long_as_another_phaser_phases_out_with_it() -> None:
+    """702.26a, 502.1: player 0 controls x, with phasing, and y, player 1's
+    with phasing, "for as long as you control x". In player 0's untap step
+    both phase out at once: x phasing out ends the effect only then, and y
+    is out, under player 0 (it comes back under player 1 at player 0's next
+    untap step, R2017-control)."""
+    setup = Setup(
+        active=1,
+        permanents=(
+            Permanent("x", types=("artifact",), phasing=1),
+            creature("y", owner=1, controller=0, phasing=1),
+        ),
+        effects=(ControlEffect("y", 0, Duration("as_long_as_you_control", "x")),),
+    )
+    case = Scenario(setup, (a.PassTurn(),))
+    prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
+    reference = play(REFERENCE, case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    y = reference.steps[0].after.permanent("y")
+    assert y.phased_out and y.controller == 1
+    with pytest.raises(Violation, match=r"after action 1 \(PassTurn\), y: expected it phases out"):
+        prop.check(play(mutant_engine("phase-out-one-at-a-time"), case))
+
+
+#: Older editions where the scenario's history can't tell an untap step's
+#: phasing: a token (p1, with phasing) that ceases to exist as it phases
+#: out with its Aura (702.25k, 217.8d); a permanent (p2) phasing out under
+#: a "for as long as" control effect, which phasing out ends in the Mirage
+#: edition (502.15g).
+_OLDER = {
+    "token-with-aura": Setup(
+        permanents=(
+            creature("p1", token=True, phasing=1),
+            Permanent("p2", attached_to="p1", **AURA),
+        )
+    ),
+    "as-long-as-control": Setup(
+        permanents=(
+            Permanent("p1", owner=1, controller=1, types=("artifact",)),
+            Permanent("p2", owner=0, controller=1, types=("artifact",), phasing=1),
+        ),
+        effects=(ControlEffect("p2", 1, Duration("as_long_as_you_control", "p1")),),
+    ),
+}
+
+
+@pytest.mark.parametrize("edition", ["pre-2017", "mirage"])
+@pytest.mark.parametrize("name", sorted(_OLDER))
+def test_an_older_editions_reference_is_not_judged_on_what_history_cant_tell(
+    name: str, edition: str
+) -> None:
+    prop = in_edition(edition)["untap_step_phases_out_and_in_at_once"]  # type: ignore[arg-type]
+    prop.check(play(reference_of(edition), Scenario(_OLDER[name], (a.PassTurn(),) * 4)))  # type: ignore[arg-type]

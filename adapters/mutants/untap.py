@@ -34,6 +34,26 @@ class SequentialPhasing(Rules):
 
 
 @mutant(
+    "phase-out-one-at-a-time",
+    "702.26a",
+    "the untap step phases the player's permanents with phasing out one at a time, updating "
+    "control after each: one whose 'for as long as you control X' control ended as X phased "
+    "out first stays phased in",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class PhaseOutOneAtATime(Rules):
+    def phasing_event(self, player: int) -> None:
+        going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
+        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        self.state.released.clear()
+        for card in going_out:
+            # `phase_out` ends the control effects its phasing ends.
+            if card.phased_in and self.phases_out_in_untap(card, player):
+                self.phase_out([card])
+        self.phase_in(coming_in)
+
+
+@mutant(
     "next-turn-effects-end-after-untap",
     "702.26a",
     "'until your next turn' effects end after that turn's untap step, so a borrowed phasing "

@@ -6,10 +6,14 @@ phasing (702.26p) are `redundant`'s."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from dataclasses import replace
+
+from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.effects import (
+    limited_control,
     phased_out_under,
     skipped_untap_steps,
     untap_step_controllers,
@@ -24,10 +28,14 @@ from conformance.properties.history import (
     waiting_for_source,
     was_out_came_in,
 )
+from conformance.properties.identity import went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
+from conformance.setup import ControlEffect, Duration, Permanent, Setup
 from conformance.strategies import scenarios
-from conformance.strategies.plans import borrow_until_next_turn, planned_scenarios
+from conformance.strategies._draw import Caps, integer, maybe, pick
+from conformance.strategies.plans import Planned, borrow_until_next_turn, planned_scenarios
+from conformance.strategies.players import new_id, with_permanents
 
 _NO_SKIP = {C.SKIP_UNTAP}
 #: PassTurn three times among the kinds: action kinds are drawn uniformly,
@@ -95,13 +103,35 @@ def _an_untap_step_phased(trace: Trace) -> bool:
     return False
 
 
+def _borrowed_or_held_for_as_long_as(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """`borrow_until_next_turn`; or, half the time where the engine has
+    "for as long as" control, a player P controls x with phasing, and y
+    with phasing, another's, "for as long as you control x"; turns pass up
+    to P's untap step. x and y phase out there at once (702.26a; 502.1
+    "all happens simultaneously"): x phasing out ends P's control of y
+    (702.26f) only as both are out, so y phases out too, under P. (x comes
+    first: an engine phasing them out one at a time hands y back first.)"""
+    needed = {C.CONTROL_CHANGE, C.CONTROL_AS_LONG_AS}
+    if setup.players < 2 or not needed <= set(caps) or not maybe(draw):
+        return borrow_until_next_turn(draw, setup, caps)
+    player = integer(draw, 0, setup.players - 1)
+    owner = pick(draw, [q for q in range(setup.players) if q != player])
+    x = Permanent(new_id(setup), player, player, ("artifact",), phasing=1)
+    y = Permanent(new_id(setup, 1), owner, player, power=1, toughness=1, phasing=1)
+    held = ControlEffect(y.id, player, Duration("as_long_as_you_control", x.id))
+    setup = replace(with_permanents(setup, x, y), effects=(*setup.effects, held))
+    return setup, (a.PassTurn(),) * setup.turns_until(player)
+
+
 @rule_property(
     "702.26a",
-    # Borrowed until the borrower's next turn, first: whose untap step a
-    # permanent phases out in depends on effects that end as a turn begins.
+    # Borrowed until the borrower's next turn, or held for as long as its
+    # controller controls another phaser, first: whose untap step a
+    # permanent phases out in depends on effects that end as a turn begins
+    # or as the other phases out.
     scenarios=lambda caps: planned_scenarios(
         _without(caps, _NO_SKIP | {C.LEAVE_GAME}),
-        borrow_until_next_turn,
+        _borrowed_or_held_for_as_long_as,
         kinds=(*_TURNS, a.PhaseOut, a.PhaseOutAll, a.GainControl, a.PhaseOutUntil, a.Destroy),
         min_actions=2,
         min_permanents=1,
@@ -112,13 +142,17 @@ def _an_untap_step_phased(trace: Trace) -> bool:
 def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
     """In P's untap step, P's phased-in permanents with phasing phase out and
     what phased out directly under P phases in — at once, so nothing that
-    phases in also phases out in the same step."""
+    phases in also phases out in the same step: a "for as long as you
+    control x" control that x phasing out ends doesn't keep the permanent
+    it gives P from phasing out with x (502.1). What the history can't
+    tell in an older edition is left out (`_left_unjudged`)."""
     status = phasings(trace)
+    unjudged = _left_unjudged(trace)
     for k, step, player, going, coming in phased_under_step(trace):
         at = where(trace, step)
         for b in step.before.permanents:
             c = view(step.after, b.id)
-            if c is None or not b.on_battlefield:
+            if c is None or not b.on_battlefield or b.id in unjudged[k - 1]:
                 continue
             # A phased-out token may then cease to exist (702.25k, 217.8d, in
             # the editions where it does): it did phase out, or stayed out.
@@ -155,6 +189,34 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
                     "it phases in and stays in",
                     "phased out" if c.on_battlefield else f"{c.zone}, without phasing in",
                 )
+
+
+def _left_unjudged(trace: Trace) -> list[set[str]]:
+    """For each action k (index k - 1): the permanents whose untap-step
+    phasing the scenario's history can't tell, left to other properties.
+    One that phased out, before action k or as set up, under a control
+    effect with a limited duration: today the effect goes on (702.26d,
+    702.26f), in the Mirage edition phasing out ended it (502.15g), which
+    the history of control effects doesn't follow (whose it is then is
+    `limited_effects_end_as_it_phases_out`'s). And one attached to a
+    token that ceased to exist as it phased out or while it was out, in
+    action k or before (702.25k, 217.8d, in the editions where it does): it
+    phased out with its host, which the history can't see once the host
+    is gone."""
+    limited = limited_control(trace)
+    setup = trace.scenario.setup.permanents
+    out = {p.id for p in setup if p.phased_out is not None and (0, p.id) in limited}
+    orphans: set[str] = set()
+    found = []
+    for k, step in enumerate(trace.steps, 1):
+        for b in step.before.permanents:
+            if isinstance(b.attached_to, str) and ceased_while_phased_out(step, b.attached_to):
+                orphans.add(b.id)
+        found.append(out | orphans)
+        out |= {
+            b.id for b in step.before.permanents if (k - 1, b.id) in limited and went_out(step, b)
+        }
+    return found
 
 
 def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
