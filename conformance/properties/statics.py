@@ -18,6 +18,7 @@ from conformance.properties.existence import counted, drawn
 from conformance.properties.history import (
     abilities,
     carried_out,
+    ceased_while_phased_out,
     view,
     was_in_went_out,
     was_out_came_in,
@@ -161,9 +162,15 @@ def _only_anthems_change_power(trace: Trace) -> bool:
 def _anthems_moved(trace: Trace, step: Step) -> tuple[list[PermanentView], list[PermanentView]]:
     """The anthems that phased out during `step`, as they were before it, and
     those that phased in, as they are after it: on their own or with the
-    permanent they are attached to (702.26g)."""
+    permanent they are attached to (702.26g). A token anthem that ceased to
+    exist as it phased out (702.25k, 217.8d, in the editions where it does)
+    phased out all the same."""
     ids = [p.id for p in step.before.permanents if "anthem" in abilities(trace.scenario, p.id)]
-    out = [step.before.permanent(pid) for pid in ids if was_in_went_out(step, pid)]
+    out = [
+        b
+        for b in map(step.before.permanent, ids)
+        if was_in_went_out(step, b.id) or (b.phased_in and ceased_while_phased_out(step, b.id))
+    ]
     came = [step.after.permanent(pid) for pid in ids if was_out_came_in(step, pid)]
     return out, came
 
