@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.observation import PermanentView
 from conformance.properties.effects import (
     limited_control,
     phased_out_under,
@@ -194,11 +195,13 @@ def untap_step_phases_out_and_in_at_once(trace: Trace) -> None:
 def _left_unjudged(trace: Trace) -> list[set[str]]:
     """For each action k (index k - 1): the permanents whose untap-step
     phasing the scenario's history can't tell, left to other properties.
-    One that phased out, before action k or as set up, under a control
-    effect with a limited duration: today the effect goes on (702.26d,
-    702.26f), in the Mirage edition phasing out ended it (502.15g), which
-    the history of control effects doesn't follow (whose it is then is
-    `limited_effects_end_as_it_phases_out`'s). And one attached to a
+    One that phased out under a control effect with a limited duration
+    and changed controller as it did, before action k, or set up phased
+    out under one: today the effect goes on (702.26d, 702.26f) and phasing
+    changes no controller, in the Mirage edition phasing out ended it
+    (502.15g), which the history of control effects doesn't follow (whose
+    it is then is `limited_effects_end_as_it_phases_out`'s, and today
+    `limited_effects_outlast_phasing`'s). And one attached to a
     token that ceased to exist as it phased out or while it was out, in
     action k or before (702.25k, 217.8d, in the editions where it does): it
     phased out with its host, which the history can't see once the host
@@ -214,9 +217,16 @@ def _left_unjudged(trace: Trace) -> list[set[str]]:
                 orphans.add(b.id)
         found.append(out | orphans)
         out |= {
-            b.id for b in step.before.permanents if (k - 1, b.id) in limited and went_out(step, b)
+            b.id
+            for b in step.before.permanents
+            if (k - 1, b.id) in limited and went_out(step, b) and _control_changed(step, b)
         }
     return found
+
+
+def _control_changed(step: Step, b: PermanentView) -> bool:
+    c = view(step.after, b.id)
+    return c is not None and c.controller != b.controller
 
 
 def _aura_without_host(trace: Trace, step: Step, pid: str) -> bool:
