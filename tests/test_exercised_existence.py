@@ -325,3 +325,29 @@ def test_a_phased_out_permanent_s_phase_out_until_ability_cannot_be_activated() 
     prop.check(reference)
     with pytest.raises(Violation, match=r"after action 2 \(PhaseOutUntil\): expected refused"):
         prop.check(play(mutant_engine("phased-out-until-source-activates"), case))
+
+
+@pytest.mark.parametrize("on_a_host", [False, True], ids=["anthem", "aura-on-host"])
+def test_an_anthem_phased_in_as_its_source_leaves_applies_at_once(on_a_host: bool) -> None:
+    """702.26c, 610.4: the anthem (or the creature its Aura is on, 702.26g)
+    phases out until the artifact s leaves the battlefield; s is destroyed,
+    the anthem phases in mid-turn, and y is 2/3 at once, not from the next
+    untap step."""
+    anthem: dict[str, object] = {"types": ("enchantment",), "abilities": ("anthem",)}
+    permanents = [creature("y"), Permanent("s", types=("artifact",))]
+    if on_a_host:
+        permanents += [creature("h"), Permanent("au", attachment="aura", attached_to="h", **anthem)]  # type: ignore[arg-type]
+    else:
+        permanents.append(Permanent("au", **anthem))  # type: ignore[arg-type]
+    root = "h" if on_a_host else "au"
+    case = Scenario(
+        Setup(players=2, active=0, permanents=tuple(permanents)),
+        (a.PhaseOutUntil(0, "s", root), a.Destroy(0, "s")),
+    )
+    prop = REGISTRY["phased_in_permanents_apply_and_count_again"]
+    reference = play(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    assert reference.steps[-1].after.permanent("y").power == 2
+    with pytest.raises(Violation, match=r"after action 2 \(Destroy\), y: expected power 2"):
+        prop.check(play(mutant_engine("released-anthem-waits-for-untap"), case))

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from adapters.reference import ReferenceEngine
+from adapters.mutants import mutant_engine
+from adapters.reference import ReferenceEngine, reference_of
 from conformance import actions as a
 from conformance.observation import Observation
-from conformance.properties import REGISTRY
+from conformance.properties import REGISTRY, in_edition
 from conformance.properties.history import Phasing, phasings, waiting_for_source
 from conformance.properties.registry import Violation
 from conformance.running import Step, Trace, play
@@ -108,6 +109,16 @@ EXERCISING: dict[str, Scenario] = {
         Setup(permanents=(creature("p1", owner=1, controller=1, phasing=2),)),
         (a.PassTurn(),),
     ),
+    # p1, with phasing twice, phases out once in player 1's untap step and
+    # its "whenever this phases out" triggers once.
+    "redundant_phasing_triggers_once": Scenario(
+        Setup(
+            permanents=(
+                creature("p1", owner=1, controller=1, phasing=2, abilities=("phases_out",)),
+            )
+        ),
+        (a.PassTurn(),),
+    ),
     # A token phases out in player 0's untap step and stays, then comes back.
     "phased_out_tokens_stay_and_phase_in": Scenario(
         Setup(),
@@ -186,9 +197,9 @@ def test_an_engine_that_never_phases_does_not_exercise_it(name: str, engine: Any
 
 
 def test_every_property_of_the_area_has_a_scenario() -> None:
-    from conformance.properties import entering, identity, triggers, untap, waiting
+    from conformance.properties import entering, identity, redundant, triggers, untap, waiting
 
-    modules = {m.__name__ for m in (entering, identity, triggers, untap, waiting)}
+    modules = {m.__name__ for m in (entering, identity, redundant, triggers, untap, waiting)}
     mine = {name for name, prop in REGISTRY.items() if prop.check.__module__ in modules}
     assert mine == set(EXERCISING)
 
@@ -370,3 +381,73 @@ def test_a_skipped_untap_step_is_judged_by_702_26m_alone() -> None:
         "skipped_untap_step_has_no_phasing",
     ):
         REGISTRY[name].check(trace)
+
+
+def test_a_redundant_phaser_s_phase_out_trigger_triggers_once() -> None:
+    """702.26p, 603.10b: y has phasing twice and "whenever this phases out,
+    you gain 128": in player 0's untap step it phases out once, one event,
+    and player 0 gains 128, not 256."""
+    setup = Setup(active=1, permanents=(creature("y", phasing=2, abilities=("phases_out",)),))
+    case = Scenario(setup, (a.PassTurn(),))
+    prop = REGISTRY["redundant_phasing_triggers_once"]
+    reference = play(REFERENCE, case)
+    prop.check(reference)
+    assert reference.steps[0].after.player(0).life == 20 + 128
+    with pytest.raises(Violation, match=r"player 0: expected life \+128.*life \+256"):
+        prop.check(play(mutant_engine("phase-triggers-per-instance"), case))
+
+
+def test_a_permanent_held_for_as_long_as_another_phaser_phases_out_with_it() -> None:
+    """702.26a, 502.1: player 0 controls x, with phasing, and y, player 1's
+    with phasing, "for as long as you control x". In player 0's untap step
+    both phase out at once: x phasing out ends the effect only then, and y
+    is out, under player 0 (it comes back under player 1 at player 0's next
+    untap step, R2017-control)."""
+    setup = Setup(
+        active=1,
+        permanents=(
+            Permanent("x", types=("artifact",), phasing=1),
+            creature("y", owner=1, controller=0, phasing=1),
+        ),
+        effects=(ControlEffect("y", 0, Duration("as_long_as_you_control", "x")),),
+    )
+    case = Scenario(setup, (a.PassTurn(),))
+    prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
+    reference = play(REFERENCE, case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    y = reference.steps[0].after.permanent("y")
+    assert y.phased_out and y.controller == 1
+    with pytest.raises(Violation, match=r"after action 1 \(PassTurn\), y: expected it phases out"):
+        prop.check(play(mutant_engine("phase-out-one-at-a-time"), case))
+
+
+#: Older editions where the scenario's history can't tell an untap step's
+#: phasing: a token (p1, with phasing) that ceases to exist as it phases
+#: out with its Aura (702.25k, 217.8d); a permanent (p2) phasing out under
+#: a "for as long as" control effect, which phasing out ends in the Mirage
+#: edition (502.15g).
+_OLDER = {
+    "token-with-aura": Setup(
+        permanents=(
+            creature("p1", token=True, phasing=1),
+            Permanent("p2", attached_to="p1", **AURA),
+        )
+    ),
+    "as-long-as-control": Setup(
+        permanents=(
+            Permanent("p1", owner=1, controller=1, types=("artifact",)),
+            Permanent("p2", owner=0, controller=1, types=("artifact",), phasing=1),
+        ),
+        effects=(ControlEffect("p2", 1, Duration("as_long_as_you_control", "p1")),),
+    ),
+}
+
+
+@pytest.mark.parametrize("edition", ["pre-2017", "mirage"])
+@pytest.mark.parametrize("name", sorted(_OLDER))
+def test_an_older_editions_reference_is_not_judged_on_what_history_cant_tell(
+    name: str, edition: str
+) -> None:
+    prop = in_edition(edition)["untap_step_phases_out_and_in_at_once"]  # type: ignore[arg-type]
+    prop.check(play(reference_of(edition), Scenario(_OLDER[name], (a.PassTurn(),) * 4)))  # type: ignore[arg-type]

@@ -199,6 +199,35 @@ class AnthemForgottenAfterPhasing(Rules):
 
 
 @mutant(
+    "released-anthem-waits-for-untap",
+    "702.26c",
+    "an anthem that phases in because the source it waited for left the battlefield (610.4) "
+    "applies nothing until the next untap step",
+    kills=("phased_in_permanents_apply_and_count_again",),
+)
+class ReleasedAnthemWaitsForUntap(Rules):
+    """Static abilities are registered again only by the untap step's
+    phasing event; what phases in mid-turn, as its "until" source leaves,
+    stays unregistered until then."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.unregistered: set[str] = set()
+
+    def release_until(self, source: Card) -> None:
+        out = {c.id for c in self.state.in_play() if c.phased_out is not None}
+        super().release_until(source)
+        self.unregistered |= {pid for pid in out if self.state.cards[pid].phased_in}
+
+    def phasing_event(self, player: int) -> None:
+        super().phasing_event(player)
+        self.unregistered.clear()
+
+    def anthem_sources(self) -> list[Card]:
+        return [s for s in super().anthem_sources() if s.id not in self.unregistered]
+
+
+@mutant(
     "phased-in-not-counted",
     "702.26c",
     'a creature that phased in is not counted by "for each creature you control"',

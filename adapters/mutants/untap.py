@@ -34,6 +34,26 @@ class SequentialPhasing(Rules):
 
 
 @mutant(
+    "phase-out-one-at-a-time",
+    "702.26a",
+    "the untap step phases the player's permanents with phasing out one at a time, updating "
+    "control after each: one whose 'for as long as you control X' control ended as X phased "
+    "out first stays phased in",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class PhaseOutOneAtATime(Rules):
+    def phasing_event(self, player: int) -> None:
+        going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
+        coming_in = [c for c in self.state.in_play() if self.phases_in_in_untap(c, player)]
+        self.state.released.clear()
+        for card in going_out:
+            # `phase_out` ends the control effects its phasing ends.
+            if card.phased_in and self.phases_out_in_untap(card, player):
+                self.phase_out([card])
+        self.phase_in(coming_in)
+
+
+@mutant(
     "next-turn-effects-end-after-untap",
     "702.26a",
     "'until your next turn' effects end after that turn's untap step, so a borrowed phasing "
@@ -121,6 +141,34 @@ class PhasingPerInstance(Rules):
         going_out = [c for c in self.state.phased_in() if self.phases_out_in_untap(c, player)]
         super().phasing_event(player)
         self.phase_in([c for c in going_out if c.phasing > 1])
+
+
+@mutant(
+    "phase-triggers-per-instance",
+    "702.26p",
+    "the untap step triggers a permanent's 'whenever this phases out' once for each instance "
+    "of phasing it has, though it phases out once",
+    kills=("redundant_phasing_triggers_once",),
+)
+class PhaseTriggersPerInstance(Rules):
+    """Each instance of phasing is handled as an ability of its own in the
+    untap step: the permanent phases out once, but every instance reports
+    the phasing to the permanent's triggers."""
+
+    in_phasing_event = False
+
+    def phasing_event(self, player: int) -> None:
+        self.in_phasing_event = True
+        try:
+            super().phasing_event(player)
+        finally:
+            self.in_phasing_event = False
+
+    def phase_trigger(self, card: Card, kind: str) -> None:
+        direct = card.phased_out is not None and card.phased_out.cause == "direct"
+        instances = card.phasing if self.in_phasing_event and direct else 1
+        for _ in range(max(1, instances)):
+            super().phase_trigger(card, kind)
 
 
 @mutant(

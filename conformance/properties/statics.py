@@ -1,9 +1,9 @@
-"""Properties of what a phased-out permanent's static abilities and a
-resolving spell's effects apply to (702.26b, 702.26c, 702.26e, 702.26g;
-R2017-nonexistent): an anthem applies nothing while it is phased out, with
-its host or on its own, and applies again once it is back; a creature
-phased in is counted again; a team pump leaves out what was phased out as
-it resolved."""
+"""Properties of what a phased-out permanent's static abilities apply to
+(702.26b, 702.26c, 702.26g; R2017-nonexistent): an anthem applies nothing
+while it is phased out, with its host or on its own, and applies again once
+it is back, at an untap step or mid-turn (610.4); a creature phased in is
+counted again. What a resolving spell's effects apply to (702.26e) is
+`conformance.properties.resolving`'s."""
 
 from __future__ import annotations
 
@@ -18,32 +18,51 @@ from conformance.properties.existence import counted, drawn
 from conformance.properties.history import (
     abilities,
     carried_out,
+    ceased_while_phased_out,
     view,
     was_in_went_out,
     was_out_came_in,
 )
-from conformance.properties.leads import led, turns_to_untap
+from conformance.properties.leads import turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
-from conformance.setup import Setup, SkipUntap
-from conformance.strategies import scenarios
-from conformance.strategies._draw import pick
+from conformance.setup import Permanent, Setup, SkipUntap
+from conformance.strategies._draw import maybe, pick
+from conformance.strategies.plans import Planned, planned_scenarios
+from conformance.strategies.players import new_id, with_permanents
 
 #: Actions that change no power or controller but through phasing, so an
 #: anthem moving is the only reason a creature's power changes (a token
-#: enters as a creature with no anthem).
-_ANTHEM_ONLY = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.DrawPerCreature, a.CreateToken)
+#: enters as a creature with no anthem; what phases out "until" a source
+#: leaves phases in as it does, 610.4).
+_ANTHEM_ONLY = (
+    a.PassTurn,
+    a.PhaseOut,
+    a.PhaseOutAll,
+    a.PhaseOutUntil,
+    a.DrawPerCreature,
+    a.CreateToken,
+)
 
 
-def _anthem_scenarios(caps: Collection[C], *kinds: type) -> st.SearchStrategy[Scenario]:
+def _anthem_scenarios(
+    caps: Collection[C], *kinds: type, released: bool = False
+) -> st.SearchStrategy[Scenario]:
     """Anthems on creatures, enchantments, and Auras and Equipment attached
     to creatures that may have phasing: they phase out and in directly or
     with their host (702.26g), by spells and at untap steps; first one of
-    them phases out and back in."""
-    return led(
+    them phases out and back in (with `released`, half the time by its
+    "until" source leaving, `_released_mid_turn`)."""
+
+    def plan(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
+        if released and {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps) and maybe(draw):
+            return _released_mid_turn(draw, setup, caps)
+        return setup, _anthem_out_and_back(draw, setup, caps)
+
+    return planned_scenarios(
         set(caps) - {C.PT_BOOST, C.SKIP_UNTAP},
-        _anthem_out_and_back,
+        plan,
         kinds=(a.PhaseOut, a.PassTurn, a.PassTurn, *kinds),
         min_permanents=4,
         effects=False,
@@ -53,15 +72,15 @@ def _anthem_scenarios(caps: Collection[C], *kinds: type) -> st.SearchStrategy[Sc
     )
 
 
-def _anthem_out_and_back(
+def _anthem_root(
     draw: st.DrawFn, setup: Setup, caps: Collection[C]
-) -> tuple[a.Action, ...]:
-    """A phased-in anthem phases out, itself or the permanent its Aura or
-    Equipment is attached to (702.26g); its controller's next untap step
-    phases it back in (702.26a); then, if the engine counts creatures, its
-    controller draws a card for each creature they control. A creature of
-    its controller without phasing shows the bonus throughout: one of the
-    setup, else a token created first."""
+) -> tuple[Permanent, tuple[a.Action, ...], tuple[a.Action, ...]] | None:
+    """What phases out to take a phased-in anthem with it: the anthem itself
+    or the permanent its Aura or Equipment is attached to (702.26g); then
+    the actions that make sure a creature of its controller without phasing
+    shows the bonus throughout (one of the setup, else a token created
+    first), and a "draw a card for each creature you control" of the
+    root's controller, if the engine counts creatures."""
     by_id = {p.id: p for p in setup.permanents}
     roots = [
         (s, root)
@@ -71,7 +90,7 @@ def _anthem_out_and_back(
         if root is not None
     ]
     if not roots or C.TARGETING not in caps:
-        return ()
+        return None
     # Twice as likely: an Aura or Equipment's anthem phasing with its host.
     s, root = pick(draw, roots + [r for r in roots if r[0] is not r[1]])
     steady = any(
@@ -81,6 +100,19 @@ def _anthem_out_and_back(
     )
     witness = () if steady or C.TOKENS not in caps else (a.CreateToken(s.controller, "t1", 0),)
     count = (a.DrawPerCreature(root.controller),) if C.COUNT_CREATURES in caps else ()
+    return root, witness, count
+
+
+def _anthem_out_and_back(
+    draw: st.DrawFn, setup: Setup, caps: Collection[C]
+) -> tuple[a.Action, ...]:
+    """An anthem phases out (`_anthem_root`); its controller's next untap
+    step phases it back in (702.26a); creatures are counted before and
+    after."""
+    found = _anthem_root(draw, setup, caps)
+    if found is None:
+        return ()
+    root, witness, count = found
     return (
         *witness,
         a.PhaseOut(root.controller, (root.id,)),
@@ -90,19 +122,55 @@ def _anthem_out_and_back(
     )
 
 
+def _released_mid_turn(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
+    """An anthem phases out (`_anthem_root`) "until" a new artifact of its
+    root's controller leaves the battlefield, and that artifact is
+    destroyed: the anthem phases in at once, mid-turn (610.4), and applies
+    from then on (702.26c), not from the next untap step."""
+    found = _anthem_root(draw, setup, caps)
+    if found is None:
+        return setup, ()
+    root, witness, count = found
+    source = Permanent(new_id(setup), root.controller, root.controller, ("artifact",))
+    return with_permanents(setup, source), (
+        *witness,
+        a.PhaseOutUntil(root.controller, source.id, root.id),
+        *count,
+        a.Destroy(root.controller, source.id),
+        *count,
+    )
+
+
+def _takes_no_anthem(setup: Setup, x: a.Action) -> bool:
+    """`x` destroys a permanent of the setup that has no anthem and nothing
+    attached to it: no anthem leaves with it, and what waited for it phases
+    in (610.4), which is phasing like any other."""
+    if not isinstance(x, a.Destroy) or x.phased_out_in_response:
+        return False
+    target = next((p for p in setup.permanents if p.id == x.target), None)
+    hosts = {p.attached_to for p in setup.permanents}
+    return target is not None and "anthem" not in target.abilities and target.id not in hosts
+
+
 def _only_anthems_change_power(trace: Trace) -> bool:
     setup = trace.scenario.setup
     return all(isinstance(e, SkipUntap) for e in setup.effects) and all(
-        isinstance(x, _ANTHEM_ONLY) for x in trace.scenario.actions
+        isinstance(x, _ANTHEM_ONLY) or _takes_no_anthem(setup, x) for x in trace.scenario.actions
     )
 
 
 def _anthems_moved(trace: Trace, step: Step) -> tuple[list[PermanentView], list[PermanentView]]:
     """The anthems that phased out during `step`, as they were before it, and
     those that phased in, as they are after it: on their own or with the
-    permanent they are attached to (702.26g)."""
+    permanent they are attached to (702.26g). A token anthem that ceased to
+    exist as it phased out (702.25k, 217.8d, in the editions where it does)
+    phased out all the same."""
     ids = [p.id for p in step.before.permanents if "anthem" in abilities(trace.scenario, p.id)]
-    out = [step.before.permanent(pid) for pid in ids if was_in_went_out(step, pid)]
+    out = [
+        b
+        for b in map(step.before.permanent, ids)
+        if was_in_went_out(step, b.id) or (b.phased_in and ceased_while_phased_out(step, b.id))
+    ]
     came = [step.after.permanent(pid) for pid in ids if was_out_came_in(step, pid)]
     return out, came
 
@@ -222,7 +290,7 @@ def _applied_or_counted_again(trace: Trace) -> bool:
     "702.26c",
     needs={C.ANTHEM},
     scenarios=lambda caps: _anthem_scenarios(
-        caps, *((a.DrawPerCreature,) if C.COUNT_CREATURES in caps else ())
+        caps, *((a.DrawPerCreature,) if C.COUNT_CREATURES in caps else ()), released=True
     ),
     exercised=_applied_or_counted_again,
 )
@@ -231,7 +299,9 @@ def phased_in_permanents_apply_and_count_again(trace: Trace) -> None:
     on its own or with its host (702.26g), gives other creatures of its
     controller +1/+1 again, and a creature that phased in gets the bonus
     of its controller's anthems and is counted by "draw a card for each
-    creature you control"."""
+    creature you control". At once, whenever it phases in: at an untap
+    step (702.26a) or mid-turn, as the source it waited for leaves the
+    battlefield (610.4)."""
     for step in trace.steps:
         for change in _anthem_changes(trace, step):
             if change[3]:
@@ -257,112 +327,3 @@ def phased_in_permanents_apply_and_count_again(trace: Trace) -> None:
                 f"{len(ids)} card(s), for {', '.join(ids)} ({', '.join(again)} phased in)",
                 f"{n} card(s) drawn",
             )
-
-
-@st.composite
-def _pump_while_phased_out(draw: st.DrawFn, caps: Collection[C]) -> Scenario:
-    """p2 phases out until p1 leaves the battlefield; p2's controller pumps
-    their team; then p1 leaves (destroyed, swept by "destroy all creatures",
-    or gone with its owner, 800.4a), so p2 phases in the same turn (610.4).
-    A plain phase-out can't show 702.26e: p2 would phase in at an untap
-    step, after cleanup ended the "until end of turn" pump (514.2)."""
-    base = draw(
-        scenarios(
-            set(caps) - {C.ANTHEM, C.CONTROL_CHANGE, C.COUNTERS},
-            kinds=(a.PumpTeam, a.PhaseOut),
-            max_actions=2,
-            min_permanents=2,
-            max_permanents=4,
-            permanent_kinds=("creature",),
-            ready=True,
-        )
-    )
-    source, target = base.setup.permanents[:2]
-    leaves: list[a.Action] = [a.DestroyAll(target.owner)]
-    if C.TARGETING in caps:
-        leaves.insert(0, a.Destroy(source.controller, source.id))
-    concedes = source.owner not in (base.setup.active, target.owner)
-    if concedes and base.setup.players > 2 and C.LEAVE_GAME in caps:
-        leaves.append(a.Concede(source.owner))
-    return Scenario(
-        base.setup,
-        (
-            a.PhaseOutUntil(source.controller, source.id, target.id),
-            *base.actions,
-            a.PumpTeam(target.controller),
-            pick(draw, leaves),
-        ),
-    )
-
-
-def _powers_before_phasing_out(trace: Trace) -> list[dict[str, int]]:
-    """For each step, after it: the power each phased-out creature had as
-    the engine last showed it phased in, before it phased out."""
-    powers: dict[str, int] = {}
-    found = []
-    for step in trace.steps:
-        for c in step.after.permanents:
-            b = view(step.before, c.id)
-            if b is not None and b.power is not None and was_in_went_out(step, c.id):
-                powers[c.id] = b.power
-        found.append(dict(powers))
-    return found
-
-
-def _pump_left_out_one_that_came_back(trace: Trace) -> bool:
-    """702.26e: a team pump raised the power of a phased-in creature of its
-    caster while another of theirs was phased out, and that one phased in
-    later the same turn with the power it had before it phased out."""
-    powers = _powers_before_phasing_out(trace)
-    for i, step in enumerate(trace.steps):
-        x = step.action
-        if not isinstance(x, a.PumpTeam) or step.after.refused is not None:
-            continue
-        raised = any(
-            (b := view(step.before, c.id)) is not None
-            and b.power is not None
-            and c.power == b.power + 1
-            and c.controller == x.player
-            for c in step.after.permanents
-        )
-        out = [p.id for p in step.before.permanents if p.on_battlefield and p.phased_out]
-        for j, later in enumerate(trace.steps[i + 1 :], i + 1):
-            if isinstance(later.action, a.PassTurn):
-                break
-            for pid in out:
-                c = view(later.after, pid)
-                if not raised or c is None or not was_out_came_in(later, pid):
-                    continue
-                if c.controller == x.player and c.power == powers[j - 1].get(pid):
-                    return True
-    return False
-
-
-@rule_property(
-    "702.26e",
-    needs={C.PT_BOOST, C.PHASE_OUT_UNTIL, C.DESTROY},
-    scenarios=_pump_while_phased_out,
-    exercised=_pump_left_out_one_that_came_back,
-)
-def resolving_effects_skip_phased_out_creatures(trace: Trace) -> None:
-    """ "Creatures you control get +1/+1 until end of turn" doesn't include a
-    creature that was phased out as it resolved, even after it phases in the
-    same turn: its power is no more than it was before it phased out (the
-    same today, 702.26f; less in the Mirage edition if it had a boost, which
-    phasing out ended, 502.15g: `conformance.properties.limited`)."""
-    before_out: dict[str, int] = {}
-    for step in trace.steps:
-        for c in step.after.permanents:
-            b = view(step.before, c.id)
-            if b is None:
-                continue
-            if b.phased_in and c.phased_out and b.power is not None:
-                before_out[c.id] = b.power
-            if b.phased_out and c.phased_in and c.id in before_out and c.power is not None:
-                expect(
-                    c.power <= before_out[c.id],
-                    "702.26e",
-                    f"{where(trace, step)}, {c.id}",
-                    f"power at most {before_out[c.id]}, as before it phased out",
-                    f"power {c.power}",
-                )

@@ -6,7 +6,7 @@ leaves-the-battlefield abilities never do (702.26d, R2017-no-etb-ltb)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -151,8 +151,14 @@ def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
     return ways
 
 
-def _check_trigger_life(trace: Trace, rule: str) -> None:
+def check_trigger_life(trace: Trace, rule: str, only: Collection[int] | None = None) -> None:
+    """Each phasing action carried out (only actions k in `only`, if given)
+    changes the life of the players it can show it for by what the phase
+    triggers of the permanents that phased gain: one trigger per permanent
+    and phasing (603.10b), controlled as `_trigger_controllers` says."""
     for k, step, untap, players in _checked_steps(trace):
+        if only is not None and k not in only:
+            continue
         ways = _gains(_phase_triggers(trace, k, step, untap))
         delta = {
             c.index: c.life - b.life
@@ -227,7 +233,7 @@ def _a_zone_trigger_permanent_phased(trace: Trace) -> bool:
 def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
     """Phasing out is not leaving the battlefield and phasing in is not
     entering it: no enters-, leaves-the-battlefield or dies trigger."""
-    _check_trigger_life(trace, "R2017-no-etb-ltb")
+    check_trigger_life(trace, "R2017-no-etb-ltb")
 
 
 @rule_property(
@@ -261,4 +267,4 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
 def phase_triggers_trigger(trace: Trace) -> None:
     """ "Whenever this phases out/in" abilities look back in time and do
     trigger, for permanents that phase directly or indirectly."""
-    _check_trigger_life(trace, "603.10b")
+    check_trigger_life(trace, "603.10b")
