@@ -127,6 +127,19 @@ def test_skipped_untap_step_ends_protection_not_phasing() -> None:
     assert obs[5].permanent("p1").phased_in
 
 
+def test_a_skipped_untap_step_keeps_what_protection_phased_out() -> None:
+    """R2017-skip-untap: what Teferi's Protection phased out waits through
+    its caster's skipped untap step; an engine phasing it in there fails."""
+    scenario = Scenario(
+        Setup(permanents=(BEAR,), effects=(SkipUntap(0),)),
+        (a.TeferisProtection(0), *(a.PassTurn(),) * 4),
+    )
+    prop = REGISTRY["protection_ends_as_your_turn_begins"]
+    prop.check(run(ReferenceEngine(), scenario))
+    with pytest.raises(Violation, match="stays phased out until an untap step they have"):
+        prop.check(run(mutant_engine("skipped-untap-phases-in"), scenario))
+
+
 def test_unpreventable_infect_damage_poisons_a_locked_player() -> None:
     """R2017-unpreventable, 702.90b: infect damage gives poison counters, not
     life loss; under Teferi's Protection preventable infect damage is

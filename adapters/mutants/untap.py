@@ -225,7 +225,7 @@ class PhasedOutTokensStayOut(Rules):
     "skipped-untap-phases-in",
     "R2017-skip-untap",
     "a skipped untap step still phases in what phased out (but phases nothing out)",
-    kills=("skipped_untap_step_has_no_phasing",),
+    kills=("skipped_untap_step_has_no_phasing", "protection_ends_as_your_turn_begins"),
 )
 class SkippedUntapPhasesIn(Rules):
     def untap_step(self, player: int) -> None:

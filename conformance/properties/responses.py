@@ -179,16 +179,29 @@ def spell_targeting_a_player_who_gains_protection_does_what_it_can(trace: Trace)
     _check(trace, "R2017-protection-targets", _player_protected)
 
 
-def _after_skipped(trace: Trace) -> Iterator[tuple[int, Step, int]]:
-    """Each step after a player's Teferi's Protection ended with their turn
-    beginning in a skipped untap step (R2017-skip-untap), in that turn: the
-    step's index, and the player."""
+def _skipped_starts(trace: Trace) -> dict[int, int]:
+    """The PassTurn steps (by index) in which a player's Teferi's Protection
+    ended with their turn beginning, its untap step skipped
+    (R2017-skip-untap), and that player."""
     shield, skipped = protected(trace), skipped_untap_steps(trace)
-    ended: int | None = None
+    starts = {}
     for i, step in enumerate(trace.steps):
         if isinstance(step.action, a.PassTurn) and step.after.refused is None:
             p = step.after.active
-            ended = p if i in skipped and p in shield[i] and p not in shield[i + 1] else None
+            if i in skipped and p in shield[i] and p not in shield[i + 1]:
+                starts[i] = p
+    return starts
+
+
+def _after_skipped(trace: Trace) -> Iterator[tuple[int, Step, int]]:
+    """Each step after a player's Teferi's Protection ended with their turn
+    beginning in a skipped untap step (`_skipped_starts`), in that turn: the
+    step's index, and the player."""
+    starts = _skipped_starts(trace)
+    ended: int | None = None
+    for i, step in enumerate(trace.steps):
+        if isinstance(step.action, a.PassTurn) and step.after.refused is None:
+            ended = starts.get(i)
             continue
         if ended is not None:
             yield i, step, ended
@@ -256,6 +269,19 @@ def protection_ends_as_your_turn_begins(trace: Trace) -> None:
     turn (611.2a): if that turn's untap step is skipped, their phased-out
     permanents wait for a real untap step, but they no longer have
     protection from everything and their life total can change again."""
+    for i, p in _skipped_starts(trace).items():
+        step = trace.steps[i]
+        for pid in sorted(_teferi_phased(trace, p)):
+            b, c = view(step.before, pid), view(step.after, pid)
+            if b is None or c is None or not (b.on_battlefield and c.on_battlefield):
+                continue
+            expect(
+                not b.phased_out or c.phased_out,
+                "R2017-skip-untap",
+                f"{where(trace, step)}, {pid} (player {p}'s untap step skipped)",
+                "stays phased out until an untap step they have",
+                "phased in",
+            )
     for i, step, p in _after_skipped(trace):
         x = step.action
         at = f"{where(trace, step)}, player {p} (their turn began, its untap step skipped)"
