@@ -224,6 +224,10 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     if (ref is None) == (eng is None):
         return []
     rules = _REFUSAL_RULES.get(type(m.action), ())
+    if isinstance(m.action, a.DeclareAttackers) and m.action.defender in m.shielded:
+        # R2017-nothing-else: a player with protection from everything can
+        # still be attacked.
+        return [_diff(m, "", "refused", ref, eng, ("R2017-nothing-else",))]
     if "R2017-haste" in rules:
         # A phased-out permanent can't be used (R2017-nonexistent); a
         # phased-in one that can't is summoning sick (`_sickness_rules`).

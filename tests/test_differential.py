@@ -298,6 +298,20 @@ def test_a_control_difference_as_something_else_phases_names_702_26f() -> None:
     assert found.rules == ("702.26f", "R2017-for-as-long-as")
 
 
+def test_a_refused_attack_on_a_protected_player_names_r2017_nothing_else() -> None:
+    """R2017-nothing-else: creatures can still attack a player with
+    protection from everything."""
+    y = PermanentView("y", "battlefield", controller=0)
+    before = _obs(y)
+    refused = replace(before, refused="can't attack a protected player")
+    action = a.DeclareAttackers(0, ("y",), 1)
+    moment = Moment(
+        "after action 2", before, refused, action, before, before, shielded=frozenset({1})
+    )
+    (found,) = differences(moment)
+    assert (found.field, found.rules) == ("refused", ("R2017-nothing-else",))
+
+
 def test_what_phased_in_at_the_untap_step_is_spared_sickness() -> None:
     """R2017-haste covers what phased in at the latest untap step only."""
     land = Permanent(
