@@ -451,3 +451,15 @@ def test_an_older_editions_reference_is_not_judged_on_what_history_cant_tell(
 ) -> None:
     prop = in_edition(edition)["untap_step_phases_out_and_in_at_once"]  # type: ignore[arg-type]
     prop.check(play(reference_of(edition), Scenario(_OLDER[name], (a.PassTurn(),) * 4)))  # type: ignore[arg-type]
+
+
+def test_a_token_created_with_phasing_phases_out_at_its_controllers_untap_step() -> None:
+    """702.26a: phasing is the token's own ability (111.1); it phases out in
+    its controller's next untap step."""
+    case = Scenario(Setup(), (a.CreateToken(0, "t", 1), a.PassTurn(), a.PassTurn()))
+    prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
+    reference = play(REFERENCE, case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    with pytest.raises(Violation, match=r"after action 3 \(PassTurn\), t: expected it phases out"):
+        prop.check(play(mutant_engine("tokens-made-without-phasing"), case))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.state import Card
+from conformance import actions as a
 
 
 @mutant(
@@ -208,6 +209,18 @@ class PhasingInIsEntering(Rules):
     def phase_in_with_attachments(self, card: Card) -> None:
         super().phase_in_with_attachments(card)
         card.sick = True
+
+
+@mutant(
+    "tokens-made-without-phasing",
+    "702.26a",
+    "a token created with phasing is made without it, so it never phases out",
+    kills=("untap_step_phases_out_and_in_at_once",),
+)
+class TokensMadeWithoutPhasing(Rules):
+    def create_token(self, action: a.CreateToken) -> None:
+        super().create_token(action)
+        self.state.cards[action.id].phasing = 0
 
 
 @mutant(

@@ -104,6 +104,17 @@ def _an_untap_step_phased(trace: Trace) -> bool:
     return False
 
 
+def _untap_step_plans(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """A third of the time where the engine makes tokens, the active player
+    creates a token with phasing and turns pass to their next untap step,
+    where it phases out (702.26a: phasing is the token's own, 111.1);
+    otherwise `_borrowed_or_held_for_as_long_as`."""
+    if C.TOKENS in caps and integer(draw, 0, 2) == 0:
+        token = a.CreateToken(setup.active, new_id(setup), 1)
+        return setup, (token, *(a.PassTurn(),) * setup.turns_until(setup.active))
+    return _borrowed_or_held_for_as_long_as(draw, setup, caps)
+
+
 def _borrowed_or_held_for_as_long_as(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """`borrow_until_next_turn`; or, half the time where the engine has
     "for as long as" control, a player P controls x with phasing, and y
@@ -132,8 +143,16 @@ def _borrowed_or_held_for_as_long_as(draw: st.DrawFn, setup: Setup, caps: Caps) 
     # or as the other phases out.
     scenarios=lambda caps: planned_scenarios(
         _without(caps, _NO_SKIP | {C.LEAVE_GAME}),
-        _borrowed_or_held_for_as_long_as,
-        kinds=(*_TURNS, a.PhaseOut, a.PhaseOutAll, a.GainControl, a.PhaseOutUntil, a.Destroy),
+        _untap_step_plans,
+        kinds=(
+            *_TURNS,
+            a.PhaseOut,
+            a.PhaseOutAll,
+            a.GainControl,
+            a.PhaseOutUntil,
+            a.Destroy,
+            a.CreateToken,
+        ),
         min_actions=2,
         min_permanents=1,
     ),
