@@ -377,3 +377,22 @@ def test_302_6_phasing_in_mid_turn_does_not_cure_what_came_this_turn(setup_sick:
         Violation, match=f"{creature} came under its controller's control this turn"
     ):
         prop.check(bugged)
+
+
+def test_302_6_a_land_that_is_no_creature_taps_for_mana_whoever_controlled_it() -> None:
+    """302.6 holds back creatures only: L, player 1's "until your next turn"
+    and phased out under them, comes back to player 0 as player 1's turn
+    begins and phases in at their untap step; player 0 taps it for mana at
+    once. A mutant holding back every permanent whose control changed fails
+    `phasing_in_does_not_cure_summoning_sickness`."""
+    land = Permanent("L", owner=0, controller=1, types=("land",), phased_out=PhasedOut("direct", 1))
+    case = Scenario(
+        Setup(permanents=(land,), effects=(ControlEffect("L", 1, Duration("your_next_turn")),)),
+        (a.PassTurn(), a.TapForMana(0, "L")),
+    )
+    prop = REGISTRY["phasing_in_does_not_cure_summoning_sickness"]
+    reference = trace_of(ReferenceEngine(), case)
+    prop.check(reference)
+    assert reference.steps[-1].after.refused is None
+    with pytest.raises(Violation, match="summoning sickness holds back creatures only"):
+        prop.check(trace_of(mutant_engine("sick-lands-cannot-tap"), case))

@@ -122,6 +122,18 @@ class ManaAbilitiesIgnoreSickness(Rules):
 
 
 @mutant(
+    "sick-lands-cannot-tap",
+    "302.6",
+    "holds back every permanent whose control changed this turn, so a land that is no creature "
+    "can't tap for mana once it changed controller",
+    kills=("phasing_in_does_not_cure_summoning_sickness",),
+)
+class SickLandsCannotTap(Rules):
+    def can_tap_for_mana(self, card: Card, player: int) -> bool:
+        return super().can_tap_for_mana(card, player) and not card.sick
+
+
+@mutant(
     "phased-out-creature-blocks",
     "R2017-nonexistent",
     "checks only that a blocker is an untapped creature the defender controls, so a phased-out "

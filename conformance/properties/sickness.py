@@ -8,7 +8,7 @@ controlled it all along; phasing in itself cures nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from hypothesis import strategies as st
@@ -19,7 +19,7 @@ from conformance.properties.history import creature_ids, view, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
-from conformance.strategies._draw import integer, maybe, pick
+from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 from conformance.strategies.players import new_id, with_permanents
 
@@ -104,13 +104,19 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     player N "until N's next turn" and phased out under N. As N's turn
     begins the effect ends (O controls X now), and X phases in at N's untap
     step. O activates X's {T} ability during N's turn (302.6: refused), then
-    again in O's own next turn. One time in three, with mana abilities, X is
-    a land creature and the ability its mana one (302.6 covers it too)."""
+    again in O's own next turn. With mana abilities, X is as often a land
+    creature and the ability its mana one (302.6 covers it too), or a land
+    that is no creature, whose mana ability O may activate at once (302.6
+    holds back creatures only)."""
     creatures = [p for p in setup.permanents if p.is_creature and p.attached_to is None]
     if setup.players < 2 or not creatures:
         return setup, ()
     x = pick(draw, creatures)
-    mana = C.MANA_ABILITIES in caps and integer(draw, 0, 2) == 2
+    kinds: list[tuple[str, ...]] = [x.types]
+    if C.MANA_ABILITIES in caps:
+        kinds += [("land", "creature"), ("land",)]
+    types = pick(draw, kinds)
+    mana = "land" in types
     nxt = (setup.active + 1) % setup.players
     owner = pick(draw, [p for p in range(setup.players) if p != nxt])
     borrowed = replace(
@@ -123,8 +129,10 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
         sick=False,
         phased_out=PhasedOut("direct", nxt),
         abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
-        types=("land", "creature") if mana else x.types,
+        types=types,
     )
+    if "creature" not in borrowed.types:
+        borrowed = replace(borrowed, power=None, toughness=None)
     # X's own control effects go, and so do those lasting "for as long as"
     # their controller controls X: X phased out would end them at once
     # (702.26f), unlike the position says.
@@ -141,6 +149,27 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     turns = (owner - nxt) % setup.players
     activate = a.TapForMana(owner, x.id) if mana else a.Activate(owner, x.id)
     return setup, (a.PassTurn(), activate, *(a.PassTurn(),) * turns, activate)
+
+
+def _noncreature_lands_tapped(trace: Trace) -> Iterator[tuple[Step, str, int]]:
+    """Each `TapForMana` of a land that is no creature, phased in, untapped
+    and controlled by the player in the game, whose control changed earlier
+    in the trace: nothing may refuse it (302.6 is about creatures; 605.3a),
+    as (step, land, player)."""
+    creatures = creature_ids(trace.scenario)
+    lands = {p.id for p in trace.scenario.setup.permanents if "land" in p.types}
+    changed: set[str] = set()
+    for step in trace.steps:
+        x = step.action
+        if isinstance(x, a.TapForMana) and x.land in lands - creatures and x.land in changed:
+            b = view(step.before, x.land)
+            ready = b is not None and b.on_battlefield and b.phased_in and not b.tapped
+            if ready and b.controller == x.player and step.before.player(x.player).in_game:
+                yield step, x.land, x.player
+        for c in step.after.permanents:
+            b = view(step.before, c.id)
+            if b is not None and b.controller != c.controller:
+                changed.add(c.id)
 
 
 def _moved(x: a.Action) -> list[tuple[str, int]]:
@@ -318,6 +347,15 @@ def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
             where(trace, step),
             f"refused: player {player} has controlled {source} only since action {since}",
             "the ability was activated",
+        )
+    for step, land, player in _noncreature_lands_tapped(trace):
+        expect(
+            step.after.refused is None,
+            "302.6",
+            f"{where(trace, step)}, {land}",
+            f"player {player} taps it for mana: summoning sickness holds back creatures only, "
+            "whenever their control changed",
+            f"refused: {step.after.refused}",
         )
     for step, pid, player in _came_and_phased_in_this_turn(trace):
         attack = isinstance(step.action, a.DeclareAttackers)
