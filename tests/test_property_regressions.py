@@ -185,6 +185,18 @@ REGRESSIONS = {
         ),
         (a.DestroyThroughPhasing(0, "a", "s"), a.PassTurn()),
     ),
+    # blind6 report 2b: player 1's "if an opponent would gain life, you draw
+    # that many cards instead" replaces the life of y's "phases out" trigger;
+    # the trigger properties expected player 0 to gain it.
+    "a phase trigger's gain replaced by an opponent's draws": Scenario(
+        Setup(
+            permanents=(
+                Permanent("y", power=2, toughness=2, abilities=("phases_out",)),
+                Permanent("g", 1, 1, ("enchantment",), abilities=("gain_to_draw",)),
+            )
+        ),
+        (a.PhaseOut(0, ("y",)),),
+    ),
 }
 
 
