@@ -172,13 +172,24 @@ def run_property(
     return _passed(prop, record, exercise_needed(using), time.monotonic() - started)
 
 
+class ReferenceCannotPlay(Inexpressible):
+    """The reference engine, asked how it plays a scenario the engine under
+    test refused part of, could not play it (its first observation is not
+    the setup's position, say). The oracle judged nothing, so the engine is
+    not to blame: the example is set aside, like an inexpressible one."""
+
+
 def hold(prop: Property, engine: Any, trace: Trace, reference: Any = _REFERENCE) -> None:
     """Hold `engine`'s trace to `prop`: its check, then the refusal of any
     action the reference engine (of the edition certified) plays from the
-    same position (`conformance.refusals`). Raises the `Violation` found."""
+    same position (`conformance.refusals`). Raises the `Violation` found,
+    or `ReferenceCannotPlay` where the reference can't play the scenario."""
     prop.check(trace)
     if engine != reference and any(s.after.refused for s in trace.steps):
-        played = play(reference, trace.scenario)
+        try:
+            played = play(reference, trace.scenario)
+        except EngineError as e:
+            raise ReferenceCannotPlay(f"the reference engine can't play it: {e}") from e
         refusal = refused_legal_action(prop.rules[0], trace, played)
         if refusal is not None:
             raise refusal

@@ -176,6 +176,8 @@ def _effect_problems(setup: Setup, by_id: dict[str, Permanent]) -> list[str]:
             out.append(f"{where}: only 'as long as you control' names a permanent")
         elif duration.of is not None and duration.of not in by_id:
             out.append(f"{where}: duration names {duration.of!r}, not a permanent of the setup")
+        elif duration.of is not None:
+            out.extend(_anchor_problems(where, e.controller, by_id[duration.of]))
         if isinstance(e, ControlEffect):
             target = by_id.get(e.target)
             if target is None:
@@ -191,3 +193,18 @@ def _effect_problems(setup: Setup, by_id: dict[str, Permanent]) -> list[str]:
             if missing or not e.targets:
                 out.append(f"{where}: boosts {missing or 'nothing'}, not creatures of the setup")
     return out
+
+
+def _anchor_problems(where: str, controller: int, x: Permanent) -> list[str]:
+    """611.2b, 702.26f, R2017-for-as-long-as: a "for as long as you control
+    X" effect ends as its controller stops controlling X or X phases out
+    (phased-out permanents are ignored), so one still in the position has
+    an X phased in and controlled by the effect's controller."""
+    if x.phased_out is None and x.controller == controller:
+        return []
+    state = "phased out" if x.phased_out is not None else f"controlled by player {x.controller}"
+    return [
+        f"{where}: lasts for as long as player {controller} controls {x.id!r}, which is {state}, "
+        "so it would already have ended (611.2b, 702.26f); X must be a phased-in permanent "
+        "of the effect's controller"
+    ]

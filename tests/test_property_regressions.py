@@ -52,6 +52,7 @@ LEAVER_OWNS_THE_UNTIL_SOURCE = {
 
 AURA = {"types": ("enchantment",), "attachment": "aura"}
 EQUIPMENT = {"types": ("artifact",), "attachment": "equipment"}
+ARTIFACT = Permanent("s", types=("artifact",))
 
 
 def as_long_as(of: str) -> Duration:
@@ -166,6 +167,35 @@ REGRESSIONS = {
     "a 'phases out until' source targeting itself": Scenario(
         Setup(players=3, permanents=(Permanent("p1", owner=1, phasing=1, power=1, toughness=1),)),
         (a.PhaseOutUntil(0, "p1", "p1"), a.PassTurn(), a.PassTurn(), a.Concede(1)),
+    ),
+    # blind6 report 2b: the waiting spell destroys its target once it has
+    # phased out and back in (702.26d, Mirage 502.15n);
+    # phasing_keeps_the_same_permanent expected it still on the battlefield.
+    "a target destroyed after phasing out and in": Scenario(
+        Setup(permanents=(Permanent("y", power=2, toughness=2), ARTIFACT)),
+        (a.DestroyThroughPhasing(0, "y", "s"),),
+    ),
+    "an anthem destroyed after phasing out and in": Scenario(
+        Setup(
+            permanents=(
+                Permanent("y", power=2, toughness=2),
+                ARTIFACT,
+                Permanent("a", types=("enchantment",), abilities=("anthem",)),
+            )
+        ),
+        (a.DestroyThroughPhasing(0, "a", "s"), a.PassTurn()),
+    ),
+    # blind6 report 2b: player 1's "if an opponent would gain life, you draw
+    # that many cards instead" replaces the life of y's "phases out" trigger;
+    # the trigger properties expected player 0 to gain it.
+    "a phase trigger's gain replaced by an opponent's draws": Scenario(
+        Setup(
+            permanents=(
+                Permanent("y", power=2, toughness=2, abilities=("phases_out",)),
+                Permanent("g", 1, 1, ("enchantment",), abilities=("gain_to_draw",)),
+            )
+        ),
+        (a.PhaseOut(0, ("y",)),),
     ),
 }
 

@@ -7,10 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pytest
+
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.capabilities import ALL_CAPABILITIES, Capability
-from conformance.checking import exercise_needed, hold, profile, run_property
+from conformance.checking import (
+    ReferenceCannotPlay,
+    exercise_needed,
+    hold,
+    profile,
+    run_property,
+)
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.properties.registry import Property
@@ -115,6 +123,27 @@ def test_a_position_set_up_wrong_is_the_adapters_error() -> None:
     )
     assert result.status == "engine-error"
     assert "the adapter did not set up the position" in result.message
+
+
+def test_a_scenario_the_reference_cannot_set_up_is_set_aside_not_the_engines_error() -> None:
+    """The engine refused a phase-out, so the reference is asked to play the
+    scenario too; where it can't set the position up, the oracle judged
+    nothing and the example is set aside (`ReferenceCannotPlay`), never
+    reported as the engine's error (blind6 report 2a)."""
+
+    def sets_up_wrong(action: a.Action | None, obs: Observation) -> Observation:
+        if action is not None:
+            return obs
+        return replace(obs, permanents=tuple(replace(p, controller=1) for p in obs.permanents))
+
+    scenario = Scenario(Setup(permanents=(BEAR,)), (a.PhaseOut(0, ("p1",)),))
+    engine = Variant(refuses_phase_outs)
+    trace = play(engine, scenario)
+    prop = REGISTRY["untap_step_phases_out_and_in_at_once"]
+    with pytest.raises(
+        ReferenceCannotPlay, match="the reference engine can't play it: the adapter"
+    ):
+        hold(prop, engine, trace, reference=Variant(sets_up_wrong))
 
 
 def test_the_start_check_names_missing_and_extra_permanents() -> None:

@@ -4,6 +4,8 @@ with the path of the bad field."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +18,7 @@ from conformance.legality import InvalidScenario, check_setup, setup_problems
 from conformance.observation import Observation
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Duration, Permanent, PhasedOut, Setup
+from conformance.setup import BoostEffect, ControlEffect, Duration, Permanent, PhasedOut, Setup
 from conformance.strategies import scenarios
 
 SOME_CAPS = st.sets(st.sampled_from(sorted(Capability))).map(frozenset)
@@ -89,3 +91,43 @@ def test_a_duration_naming_another_players_permanent_needs_its_capability() -> N
     assert Capability.CONTROL_AS_LONG_AS in own.capabilities()
     assert Capability.CONTROL_AS_LONG_AS_OTHER not in own.capabilities()
     assert Capability.CONTROL_AS_LONG_AS_OTHER in other.capabilities()
+
+
+def test_a_for_as_long_as_effect_whose_x_is_out_or_anothers_is_refused() -> None:
+    """611.2b, 702.26f, R2017-for-as-long-as: a setup's "for as long as you
+    control X" effect would already have ended with X phased out or in
+    another player's control, so a position still showing its result is
+    impossible (blind6 report 2a: p2 shown under player 0 while p1 is out)."""
+    legend = {"types": ["artifact"], "name": "Legend", "legendary": True}
+    scenario = from_data(
+        Scenario,
+        {
+            "setup": {
+                "permanents": [
+                    {"id": "p1", "phased_out": {}, **legend},
+                    {"id": "p2", "owner": 1, "power": 0, "toughness": 1},
+                    {"id": "p3", "phased_out": {}, **legend},
+                ],
+                "effects": [
+                    {
+                        "type": "ControlEffect",
+                        "target": "p2",
+                        "controller": 0,
+                        "duration": {"kind": "as_long_as_you_control", "of": "p1"},
+                    }
+                ],
+            },
+            "actions": [{"type": "PassTurn"}, {"type": "PassTurn"}],
+        },
+    )
+    with pytest.raises(InvalidScenario, match="'p1', which is phased out, so it would already"):
+        check_setup(scenario.setup)
+    x = Permanent("p1", 0, 0, ("artifact",))
+    stolen = Permanent("p2", 1, 0, power=1, toughness=1)
+    held = ControlEffect("p2", 0, Duration("as_long_as_you_control", "p1"))
+    assert setup_problems(Setup(permanents=(x, stolen), effects=(held,))) == []
+    theirs = Setup(permanents=(replace(x, owner=1, controller=1), stolen), effects=(held,))
+    (problem,) = setup_problems(theirs)
+    assert "'p1', which is controlled by player 1" in problem
+    boost = BoostEffect(("p2",), 1, duration=Duration("as_long_as_you_control", "p1"))
+    assert setup_problems(Setup(permanents=(x, stolen), effects=(held, boost)))

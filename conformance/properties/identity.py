@@ -111,6 +111,16 @@ def _kept(at: str, then: PermanentView, c: PermanentView, untapped: bool) -> Non
     )
 
 
+def _destroyed_through_phasing(step: Step, b: PermanentView) -> bool:
+    """`b` is the target of `DestroyThroughPhasing`, or attached to it: it
+    phases out and back in within the action, and then the spell waiting for
+    it destroys it (702.26d, Mirage 502.15n), taking what is attached to it
+    along (704.5m). Where it ends up is
+    `spell_resolves_on_a_target_that_phased_out_and_in`'s to judge."""
+    action = step.action
+    return isinstance(action, a.DestroyThroughPhasing) and action.target in (b.id, b.attached_to)
+
+
 def _round_trips(trace: Trace) -> Iterator[tuple[Step, PermanentView, PermanentView]]:
     """Each phasing in of a permanent the engine showed phase out earlier in
     the trace and stay on the battlefield since: the step it came back in,
@@ -175,6 +185,8 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             at = f"{where(trace, step)}, {b.id} phased {'out' if out else 'in'}"
             if out and ceased_while_phased_out(step, b.id):
                 continue  # a phased-out token ceasing to exist: 702.25k, 217.8d
+            if out and _destroyed_through_phasing(step, b):
+                continue
             expect(not out or c.on_battlefield, "702.26d", at, "still on the battlefield", c.zone)
             if not c.on_battlefield:
                 continue

@@ -174,12 +174,14 @@ def _namesake_phased_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         return setup, ()
     given = {m.id: keep, x.id: out}
     # L's own control effects go (it is its owner's now), and so do those
-    # lasting "for as long as" their controller controls L: phased out, L
-    # would end them at once (702.26f), unlike the position says.
+    # lasting "for as long as" their controller controls L, or M if M is
+    # phased out too: phased out, X would end them at once (702.26f),
+    # unlike the position says.
+    out_anchors = {x.id, m.id} if keep.phased_out else {x.id}
     effects = tuple(
         e
         for e in setup.effects
-        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
+        if not (isinstance(e, ControlEffect) and (e.target == x.id or e.duration.of in out_anchors))
     )
     setup = replace(
         setup,

@@ -24,6 +24,7 @@ from conformance.properties.identity import (
     phasing_caps,
     went_out,
 )
+from conformance.properties.players import protected, replaced_around
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.setup import TRIGGER_LIFE
@@ -108,13 +109,16 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], se
     the players whose life shows only triggered abilities there: not the
     defender in a turn with combat damage (510), nor a player whose draw
     step draw an opponent may replace with life (`draw_step_gainers`), nor
-    the controller of a
+    one whose gains an opponent's "gain_to_draw" turns into draws (614.1a,
+    docs/vocabulary.md), nor one whose life total can't change (Teferi's
+    Protection, R2017-protection), nor the controller of a
     permanent that left the battlefield in that step (its leaving may
     trigger, or hide that it phased in first: an Aura whose host is gone,
     704.5m). Control changes are no reason to skip a step: the triggers'
     controllers are worked out from the history (`_trigger_controllers`)."""
     defender = None
     controllers = untap_step_controllers(trace)
+    shield = protected(trace)
     for k, step in enumerate(trace.steps, 1):
         x = step.action
         if isinstance(x, a.DeclareAttackers) and step.after.refused is None:
@@ -128,6 +132,12 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], se
             defender = None
             # The engine's draw step may change life too (`conformance.draw_step`).
             unseen |= draw_step_gainers(trace.scenario.setup, step)
+        unseen |= shield[k - 1] | shield[k]
+        unseen |= {
+            p.index
+            for p in step.after.players
+            if replaced_around(trace, step, "gain_to_draw", p.index)
+        }
         untap = controllers.get(k, {})
         for b in step.before.permanents:
             c = view(step.after, b.id)
