@@ -6,12 +6,14 @@ fixed scenarios, and the in-play vocabulary's JSON round trip."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
+from conformance.cli import main
 from conformance.codec import dumps, from_data, loads_scenario, to_data
 from conformance.legality import setup_problems
 from conformance.observation import Observation
@@ -396,3 +398,22 @@ def test_302_6_a_land_that_is_no_creature_taps_for_mana_whoever_controlled_it() 
     assert reference.steps[-1].after.refused is None
     with pytest.raises(Violation, match="summoning sickness holds back creatures only"):
         prop.check(trace_of(mutant_engine("sick-lands-cannot-tap"), case))
+
+
+def test_replay_fails_a_refused_legal_action_as_certify_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`phasecert replay` holds the engine to what `certify` does: an action
+    it refused that the reference engine carries out fails the property,
+    even where its own check says nothing of that action (here 702.26b's
+    check judges phased-out lands only)."""
+    land = Permanent("L", owner=0, controller=1, types=("land",), phased_out=PhasedOut("direct", 1))
+    case = Scenario(
+        Setup(permanents=(land,), effects=(ControlEffect("L", 1, Duration("your_next_turn")),)),
+        (a.PassTurn(), a.TapForMana(0, "L")),
+    )
+    stored = tmp_path / "phased_out_lands_cannot_be_tapped_for_mana.0123456789ab.json"
+    stored.write_text(dumps(case))
+    assert main(["replay", str(stored), "--engine", "mutant:sick-lands-cannot-tap"]) == 1
+    assert "it refused a legal action" in capsys.readouterr().out
+    assert main(["replay", str(stored), "--engine", "reference"]) == 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from adapters.discovery import load_engine
 from adapters.protocol import engine_for_edition, unreported_observations
 from adapters.reference import reference_of
-from conformance.checking import needs_text
+from conformance.checking import hold, needs_text
 from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError
 from conformance.corpus import property_of, read_scenario
@@ -26,7 +26,7 @@ from conformance.differential import COMPARISON, first_disagreement
 from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView, PlayerView
-from conformance.properties import Violation, in_edition
+from conformance.properties import Property, Violation, in_edition
 from conformance.running import EngineError, Trace, play
 from conformance.unsettled import settled_steps
 
@@ -74,7 +74,7 @@ def replay(args: argparse.Namespace) -> int:
     if name == COMPARISON:
         failed = _agreement_verdict(title, expected, observed, unreported_observations(engine))
     else:
-        failed = _verdict(title, held[name].check, observed)
+        failed = _verdict(title, held[name], engine, observed, reference_of(args.edition))
     print()
     _side_by_side(expected, observed, engine.name)
     return 1 if failed else 0
@@ -85,9 +85,11 @@ def _say(text: str) -> None:
     print(for_terminal(text))
 
 
-def _verdict(title: str, check: object, trace: Trace) -> bool:
+def _verdict(title: str, prop: Property, engine: object, trace: Trace, reference: object) -> bool:
+    """The property's verdict as `certify` gives it: its check, then any
+    action the engine refused that the reference engine carries out."""
     try:
-        check(trace)  # type: ignore[operator]
+        hold(prop, engine, trace, reference)
     except Violation as v:
         _say(f"{title}: FAILS, {v.rule} {v.where}")
         _say(f"  expected (the rule): {v.expected}")
