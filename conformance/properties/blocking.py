@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.combats import Combat, combats
+from conformance.properties.combats import Combat, combats, player_damage_judged
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -116,13 +116,16 @@ def phased_out_creatures_cannot_block(trace: Trace) -> None:
 
 
 def _unblocked_damage(trace: Trace) -> list[tuple[Step, int, list[str], int, int]]:
-    """Each combat damage the engine dealt: the defender, the unblocked
-    attackers still in combat, the damage they deal, and the life the
-    defender lost."""
+    """Each combat damage the engine dealt, where the defender's loss of
+    life is that damage (`player_damage_judged`): the defender, the
+    unblocked attackers still in combat, the damage they deal, and the life
+    the defender lost."""
     found = []
     for combat in combats(trace):
         step = trace.steps[combat.damage]
-        if not any(p.attacking for p in step.before.permanents):
+        if not player_damage_judged(trace, combat) or not any(
+            p.attacking for p in step.before.permanents
+        ):
             continue
         blocked = combat.blocked()
         hitting = [

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.combats import combats
+from conformance.properties.combats import combats, player_damage_judged
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.leads import led, ready_creatures, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
@@ -95,14 +95,15 @@ def phased_out_creatures_cannot_attack(trace: Trace) -> None:
 
 
 def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
-    """Each combat damage the engine dealt with attackers shown: the
+    """Each combat damage the engine dealt with attackers shown, where the
+    defender's loss of life is that damage (`player_damage_judged`): the
     defender, the attackers still phased in and unblocked (a blocked one
     deals its damage to its blockers, or none once they are gone: 509.1h,
     510.1c), and the life the defender lost."""
     found = []
     for combat in combats(trace):
         step = trace.steps[combat.damage]
-        if any(p.attacking for p in step.before.permanents):
+        if player_damage_judged(trace, combat) and any(p.attacking for p in step.before.permanents):
             blocked = combat.blocked()
             attackers = [
                 p.id

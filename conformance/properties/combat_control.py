@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import PermanentView
-from conformance.properties.combats import Combat, combats
+from conformance.properties.combats import Combat, combats, player_damage_judged
 from conformance.properties.effects import focus
 from conformance.properties.history import view
 from conformance.properties.registry import expect, rule_property, where
@@ -119,7 +119,10 @@ def _left_combat_as_x_phased_out(trace: Trace) -> bool:
         if isinstance(step.action, a.PhaseOut | a.PhaseOutAll)
         for _, c in _changed_hands(step)
     )
-    return shown and any(lost == damage > 0 for *_, damage, lost in _damage(trace))
+    return shown and any(
+        lost == damage > 0 and player_damage_judged(trace, combat)
+        for _, combat, *_, damage, lost in _damage(trace)
+    )
 
 
 def _given(p: Permanent, controller: int, owner: int, power: int) -> Permanent:
@@ -197,7 +200,8 @@ def control_change_removes_from_combat(trace: Trace) -> None:
     (702.26f). It is no longer attacking or blocking, an attacker it blocked
     stays blocked (509.1h), and at combat damage it deals none and is dealt
     none: the defending player loses only the life the unblocked attackers
-    still in combat deal, and neither it nor a creature it alone fought
+    still in combat deal (where that loss is the damage:
+    `player_damage_judged`), and neither it nor a creature it alone fought
     dies."""
     for step in trace.steps:
         for b, c in _changed_hands(step):
@@ -221,14 +225,15 @@ def control_change_removes_from_combat(trace: Trace) -> None:
                 )
     for step, combat, changed, hitting, damage, lost in _damage(trace):
         left = ", ".join(sorted(changed))
-        expect(
-            lost == damage,
-            "506.4",
-            f"{where(trace, step)} (combat damage to player {combat.defender})",
-            f"{damage} damage, from {', '.join(hitting) or 'no attacker'} "
-            f"({left} left combat as its controller changed)",
-            f"{lost} life lost",
-        )
+        if player_damage_judged(trace, combat):
+            expect(
+                lost == damage,
+                "506.4",
+                f"{where(trace, step)} (combat damage to player {combat.defender})",
+                f"{damage} damage, from {', '.join(hitting) or 'no attacker'} "
+                f"({left} left combat as its controller changed)",
+                f"{lost} life lost",
+            )
         for r in sorted(changed):
             for z in sorted({r} | combat.opponents(r)):
                 others = combat.opponents(z) - changed - {r}

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from conformance import actions as a
-from conformance.properties.history import view
+from conformance.properties.history import in_game, view
+from conformance.properties.players import protected, replaced_around
 from conformance.running import Trace
 
 
@@ -65,6 +66,26 @@ def combats(trace: Trace) -> Iterator[Combat]:
             if declared is not None:
                 yield Combat(start, i, declared.defender, declared.attackers, tuple(blocks))
             declared = None
+
+
+def player_damage_judged(trace: Trace, combat: Combat) -> bool:
+    """Whether the life the defending player lost at `combat`'s damage is
+    the combat damage dealt to them, so a property may compare the two:
+    not where they are under Teferi's Protection (R2017-protection: that
+    damage is prevented, and their life total can't change), nor where a
+    "lose_to_draw" ability replaces their loss of life by an opponent's
+    draws (damage to a player is life loss, 120.3a; R2017-life-replacement),
+    nor where they have left the game (readings.md L: no certified rule
+    says whether creatures attacking them stay attacking, and damage to
+    them is dealt to nobody)."""
+    step, defender = trace.steps[combat.damage], combat.defender
+    shield = protected(trace)
+    return (
+        in_game(step.before, defender)
+        and in_game(step.after, defender)
+        and defender not in shield[combat.damage] | shield[combat.damage + 1]
+        and not replaced_around(trace, step, "lose_to_draw", defender)
+    )
 
 
 def in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:

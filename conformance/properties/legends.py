@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
-from conformance.properties.history import ceased_while_phased_out, shown_phased_out, view
+from conformance.properties.history import (
+    ceased_while_phased_out,
+    indirectly_out,
+    released_by_leaving,
+    shown_phased_out,
+    until_sources,
+    view,
+)
 from conformance.properties.leads import turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -74,7 +81,7 @@ def _legend_meetings(trace: Trace) -> Iterator[tuple[Step, str, str]]:
     phased out after and had the same controller as L then: the two met
     under the legend rule."""
     names = _legend_names(trace.scenario)
-    for step, pid, name, b, c in _legend_views(trace):
+    for _, step, pid, name, b, c in _legend_views(trace):
         if not (b and c and b.on_battlefield and b.phased_out and not c.phased_out):
             continue
         if ceased_while_phased_out(step, pid):
@@ -93,14 +100,17 @@ def _legends_gone_beside_phased_out_namesakes(
     """Each carried-out step in which a legendary permanent went to the
     graveyard (or, a token, ceased to exist) while it was phased out, or
     while every namesake of its controller was phased out before and after:
-    the legend rule saw a phased-out permanent (702.26b). In this property's
-    scenarios nothing else moves a permanent (no destruction, damage or
-    departure)."""
+    the legend rule saw a phased-out permanent (702.26b). One phased out
+    "until" a source that left the battlefield in that step phased in then
+    (610.4; readings.md I), before the legend rule looked: it is judged as
+    a phased-in one. In this property's scenarios nothing else moves a
+    permanent (no destruction, damage or departure)."""
     names = _legend_names(trace.scenario)
-    for step, pid, name, b, c in _legend_views(trace):
+    waiting, indirect = until_sources(trace), indirectly_out(trace)
+    for i, step, pid, name, b, c in _legend_views(trace):
         if not (b and c and b.on_battlefield and c.zone in ("graveyard", "none")):
             continue
-        if b.phased_out:
+        if b.phased_out and not released_by_leaving(step, waiting[i], indirect[i], pid):
             # Not if its controller's untap step may have phased it in
             # first, nor an older edition's token ceasing (702.25k).
             untapped = isinstance(step.action, a.PassTurn) and step.after.active in (
@@ -122,14 +132,14 @@ def _legends_gone_beside_phased_out_namesakes(
 
 def _legend_views(
     trace: Trace,
-) -> Iterator[tuple[Step, str, str, PermanentView | None, PermanentView | None]]:
-    """Each carried-out step, with each legendary permanent of the setup:
-    its name and how it was shown before and after the step."""
+) -> Iterator[tuple[int, Step, str, str, PermanentView | None, PermanentView | None]]:
+    """Each carried-out step, with its index and each legendary permanent of
+    the setup: its name and how it was shown before and after the step."""
     names = _legend_names(trace.scenario)
-    for step in trace.steps:
+    for i, step in enumerate(trace.steps):
         if step.after.refused is None:
             for pid, name in names.items():
-                yield step, pid, name, view(step.before, pid), view(step.after, pid)
+                yield i, step, pid, name, view(step.before, pid), view(step.after, pid)
 
 
 def _controller(before: PermanentView, after: PermanentView) -> int | None:
