@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.combats import Combat, combats, player_damage_judged
+from conformance.properties.combats import Combat, combats, unblocked_damage
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
@@ -115,28 +115,6 @@ def phased_out_creatures_cannot_block(trace: Trace) -> None:
                 )
 
 
-def _unblocked_damage(trace: Trace) -> list[tuple[Step, int, list[str], int, int]]:
-    """Each combat damage the engine dealt, where the defender's loss of
-    life is that damage (`player_damage_judged`): the defender, the
-    unblocked attackers still in combat, the damage they deal, and the life
-    the defender lost."""
-    found = []
-    for combat in combats(trace):
-        step = trace.steps[combat.damage]
-        if not player_damage_judged(trace, combat) or not any(
-            p.attacking for p in step.before.permanents
-        ):
-            continue
-        blocked = combat.blocked()
-        hitting = [
-            p for p in step.before.permanents if p.attacking and p.phased_in and p.id not in blocked
-        ]
-        damage = sum(max(p.power or 0, 0) for p in hitting)
-        lost = step.before.player(combat.defender).life - step.after.player(combat.defender).life
-        found.append((step, combat.defender, [p.id for p in hitting], damage, lost))
-    return found
-
-
 def _blocker_left_and_attacker_stayed_blocked(trace: Trace) -> bool:
     """506.4, 509.1h: a blocking creature phased out and was no longer
     blocking, while the attacker it blocked was still attacking and blocked;
@@ -153,7 +131,7 @@ def _blocker_left_and_attacker_stayed_blocked(trace: Trace) -> bool:
                 and attacker.attacking
                 and attacker.blocked
             )
-    dealt = any(damage > 0 and lost == damage for *_, damage, lost in _unblocked_damage(trace))
+    dealt = any(damage > 0 and lost == damage for *_, damage, lost in unblocked_damage(trace))
     return stayed and dealt
 
 
@@ -218,7 +196,7 @@ def blocked_attackers_stay_blocked_when_blockers_phase_out(trace: Trace) -> None
                     "still blocked after its blocker left combat",
                     "unblocked",
                 )
-    for step, defender, hitting, damage, lost in _unblocked_damage(trace):
+    for step, defender, hitting, damage, lost in unblocked_damage(trace):
         expect(
             lost == damage,
             "509.1h",

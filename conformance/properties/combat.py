@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.combats import combats, player_damage_judged
+from conformance.properties.combats import unblocked_damage
 from conformance.properties.history import carried_out, view, was_in_went_out
 from conformance.properties.leads import led, ready_creatures, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
-from conformance.running import Step, Trace
+from conformance.running import Trace
 from conformance.setup import Setup
 from conformance.strategies._draw import pick
 
@@ -94,28 +94,6 @@ def phased_out_creatures_cannot_attack(trace: Trace) -> None:
                 )
 
 
-def _combat_damage(trace: Trace) -> list[tuple[Step, int, list[str], int]]:
-    """Each combat damage the engine dealt with attackers shown, where the
-    defender's loss of life is that damage (`player_damage_judged`): the
-    defender, the attackers still phased in and unblocked (a blocked one
-    deals its damage to its blockers, or none once they are gone: 509.1h,
-    510.1c), and the life the defender lost."""
-    found = []
-    for combat in combats(trace):
-        step = trace.steps[combat.damage]
-        if player_damage_judged(trace, combat) and any(p.attacking for p in step.before.permanents):
-            blocked = combat.blocked()
-            attackers = [
-                p.id
-                for p in step.before.permanents
-                if p.attacking and p.phased_in and p.id not in blocked
-            ]
-            defender = combat.defender
-            lost = step.before.player(defender).life - step.after.player(defender).life
-            found.append((step, defender, attackers, lost))
-    return found
-
-
 def _an_attacker_phased_out_and_others_dealt_damage(trace: Trace) -> bool:
     """506.4: an attacking creature phased out and was no longer attacking,
     and in the same trace the engine dealt combat damage."""
@@ -124,7 +102,7 @@ def _an_attacker_phased_out_and_others_dealt_damage(trace: Trace) -> bool:
         for step, _ in carried_out(trace, a.PhaseOut)
         for b in step.before.permanents
     )
-    return removed and any(lost > 0 for *_, lost in _combat_damage(trace))
+    return removed and any(lost > 0 for *_, lost in unblocked_damage(trace))
 
 
 def _attack_then_phase_out(
@@ -171,8 +149,7 @@ def phasing_out_removes_from_combat(trace: Trace) -> None:
                 "removed from combat",
                 "still attacking",
             )
-    for step, defender, attackers, lost in _combat_damage(trace):
-        damage = sum(step.before.permanent(p).power or 0 for p in attackers)
+    for step, defender, attackers, damage, lost in unblocked_damage(trace):
         expect(
             lost == damage,
             "506.4",

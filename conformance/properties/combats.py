@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from conformance import actions as a
 from conformance.properties.history import in_game, view
 from conformance.properties.players import protected, replaced_around
-from conformance.running import Trace
+from conformance.running import Step, Trace
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,30 @@ def player_damage_judged(trace: Trace, combat: Combat) -> bool:
         and defender not in shield[combat.damage] | shield[combat.damage + 1]
         and not replaced_around(trace, step, "lose_to_draw", defender)
     )
+
+
+def unblocked_damage(trace: Trace) -> list[tuple[Step, int, list[str], int, int]]:
+    """Each combat damage the engine dealt with attackers shown, where the
+    defender's loss of life is that damage (`player_damage_judged`): the
+    PassTurn, the defender, the attackers still phased in and unblocked (a
+    blocked one deals its damage to its blockers, or none once they are
+    gone: 509.1h, 510.1c), the damage they deal (none below 0 power,
+    510.1a), and the life the defender lost."""
+    found = []
+    for combat in combats(trace):
+        step = trace.steps[combat.damage]
+        if not player_damage_judged(trace, combat) or not any(
+            p.attacking for p in step.before.permanents
+        ):
+            continue
+        blocked = combat.blocked()
+        hitting = [
+            p for p in step.before.permanents if p.attacking and p.phased_in and p.id not in blocked
+        ]
+        damage = sum(max(p.power or 0, 0) for p in hitting)
+        lost = step.before.player(combat.defender).life - step.after.player(combat.defender).life
+        found.append((step, combat.defender, [p.id for p in hitting], damage, lost))
+    return found
 
 
 def in_combat_since(trace: Trace, declared: int, upto: int, pid: str) -> bool:
