@@ -11,6 +11,7 @@ import copy
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -63,9 +64,11 @@ _hung: set[str] = set()
 
 
 class _Worker:
-    """A daemon thread that plays one engine's calls for one caller, one at a
+    """A daemon thread that runs one engine's jobs for one caller, one at a
     time. Starting a thread per call was most of the runner's own cost per
-    scenario; a worker whose call hangs is abandoned with its engine."""
+    scenario, and handing each call over and back still cost about 0.2 ms
+    (two thread switches), so a whole scenario is one job; a worker whose
+    call hangs is abandoned with its engine."""
 
     def __init__(self, engine_name: str) -> None:
         self.pid = os.getpid()
@@ -78,13 +81,13 @@ class _Worker:
 
     def _serve(self) -> None:
         while True:
-            fn, box, done = self.jobs.get()
+            job, box, done = self.jobs.get()
             try:
-                box["value"] = fn()
-            except BaseException as e:  # the engine's failure, whatever it is
+                box["value"] = job()
+            except BaseException as e:  # raised as it is in the caller's thread
                 box["error"] = e
             done.set()
-            del fn, box, done  # the engine's game is not kept alive here
+            del job, box, done  # the engine's game is not kept alive here
 
     @property
     def usable(self) -> bool:
@@ -95,28 +98,63 @@ class _Worker:
 _workers: dict[tuple[str, int], _Worker] = {}
 
 
-def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float) -> T:
-    """Run `fn` in a worker thread; wrap its failure or silence as EngineError."""
+class _Calls:
+    """Makes a job's engine calls in the worker, wrapping each failure as an
+    `EngineError` naming the call, and shows the caller's watchdog which
+    call is under way and since when."""
+
+    def __init__(self, engine_name: str) -> None:
+        self.engine_name = engine_name
+        self.under_way: tuple[str, float] | None = None
+
+    def __call__(self, what: str, fn: Callable[[], T]) -> T:
+        self.under_way = (what, time.monotonic())
+        try:
+            return fn()
+        except Inexpressible:
+            raise
+        except BaseException as e:  # the engine's failure, whatever it is
+            said = cut(str(e))
+            raise EngineError(
+                f"{self.engine_name} raised {type(e).__name__} on {what}: {said}"
+            ) from e
+        finally:
+            self.under_way = None
+
+
+def _in_worker(engine_name: str, what: str, job: Callable[[_Calls], T], timeout: float) -> T:
+    """Run `job` in the engine's worker thread, each engine call through the
+    `_Calls` it is given; an engine call that takes over `timeout` seconds
+    ends the wait (the engine counts as hung)."""
     if engine_name in _hung:
         raise EngineError(f"{engine_name} hung earlier in this run; not called again ({what})")
     key = (engine_name, threading.get_ident())
     worker = _workers.get(key)
     if worker is None or not worker.usable:
         worker = _workers[key] = _Worker(engine_name)
+    calls = _Calls(engine_name)
     box: dict[str, Any] = {}
     done = threading.Event()
-    worker.jobs.put((fn, box, done))
-    if not done.wait(timeout):
-        _hung.add(engine_name)
-        del _workers[key]
-        raise EngineError(f"{engine_name} hung: no answer to {what} within {timeout:g} s")
+    worker.jobs.put((lambda: job(calls), box, done))
+    while True:
+        under_way = calls.under_way
+        left = timeout if under_way is None else under_way[1] + timeout - time.monotonic()
+        if left <= 0 and under_way is not None:
+            _hung.add(engine_name)
+            del _workers[key]
+            raise EngineError(
+                f"{engine_name} hung: no answer to {under_way[0]} within {timeout:g} s"
+            )
+        if done.wait(max(left, 0.0)):
+            break
     if "error" in box:
-        e = box["error"]
-        if isinstance(e, Inexpressible):
-            raise e
-        said = cut(str(e))
-        raise EngineError(f"{engine_name} raised {type(e).__name__} on {what}: {said}") from e
+        raise box["error"]
     return box["value"]
+
+
+def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float) -> T:
+    """Run `fn` in a worker thread; wrap its failure or silence as EngineError."""
+    return _in_worker(engine_name, what, lambda call: call(what, fn), timeout)
 
 
 def checked_observation(engine_name: str, what: str, value: object) -> Observation:
@@ -159,13 +197,18 @@ def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> T
     the engine does all the playing. It gets copies of the setup and
     actions: one that edits them can't change the scenario on record."""
     name = str(getattr(engine, "name", type(engine).__name__))
+    return _in_worker(name, "start", lambda call: _played(engine, scenario, name, call), timeout)
+
+
+def _played(engine: Any, scenario: Scenario, name: str, call: _Calls) -> Trace:
+    """`play`'s work, in the engine's worker thread."""
     players = scenario.setup.players
 
     def start() -> tuple[Any, Observation]:
         game = start_game(engine, copy.deepcopy(scenario))
         return game, game.observe()
 
-    game, first = call_engine(name, "start", start, timeout)
+    game, first = call("start", start)
     before = _shaped(name, "start", checked_observation(name, "start", first), players)
     problems = start_problems(scenario.setup, before)
     if problems:
@@ -177,7 +220,7 @@ def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> T
     for i, action in enumerate(scenario.actions):
         what = f"action {i} ({type(action).__name__})"
         mine = copy.deepcopy(action)
-        answer = call_engine(name, what, lambda a=mine: game.perform(a), timeout)
+        answer = call(what, lambda a=mine: game.perform(a))
         after = _shaped(name, what, checked_observation(name, what, answer), players)
         steps.append(Step(action, before, after))
         before = after

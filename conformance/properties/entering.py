@@ -26,7 +26,7 @@ from conformance.running import Step, Trace
 from conformance.scenario import Scenario
 from conformance.setup import PhasedOut
 from conformance.strategies import Caps, action_lists, scenarios, setups
-from conformance.strategies._draw import integer, pick
+from conformance.strategies._draw import composite, integer, pick
 
 
 def _tokens(trace: Trace) -> set[str]:
@@ -195,7 +195,7 @@ def _a_creature_that_phased_in_tapped_or_attacked(trace: Trace) -> bool:
     return False
 
 
-@st.composite
+@composite
 def _turns_where_creatures_phase_in(draw: st.DrawFn, caps: Caps) -> Scenario:
     """R2017-haste scenarios: two players' creatures, at least one phased
     out; the turn passes to a player one phased out under (it phases in as

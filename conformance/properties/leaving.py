@@ -16,7 +16,7 @@ from conformance.properties.history import per_permanent
 from conformance.running import Step, Trace
 from conformance.setup import BoostEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
 from conformance.strategies import setups
-from conformance.strategies._draw import maybe, pick, some
+from conformance.strategies._draw import composite, maybe, pick, some
 
 LEAVING = (C.MULTIPLAYER, C.LEAVE_GAME)
 
@@ -85,7 +85,7 @@ def boost_creators(setup: Setup) -> list[int]:
     ]
 
 
-@st.composite
+@composite
 def phased_out_under_a_non_owner(draw: st.DrawFn, caps: set[C]) -> Setup:
     """A setup of 3 or more players, when the engine plays them, with one
     more permanent, phased out directly under a player other than the
@@ -126,7 +126,7 @@ def phased_out_under_a_non_owner(draw: st.DrawFn, caps: set[C]) -> Setup:
     return replace(setup, permanents=(*setup.permanents, extra), effects=skips)
 
 
-@st.composite
+@composite
 def boosted_by_a_non_active_player(draw: st.DrawFn, caps: set[C]) -> Setup:
     """A setup of 3 or more players, when the engine plays them, where a
     player other than the active one made an "until your next turn" boost

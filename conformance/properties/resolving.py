@@ -15,10 +15,10 @@ from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.scenario import Scenario
 from conformance.strategies import scenarios
-from conformance.strategies._draw import pick
+from conformance.strategies._draw import composite, pick
 
 
-@st.composite
+@composite
 def _pump_while_phased_out(draw: st.DrawFn, caps: Collection[C]) -> Scenario:
     """p2 phases out until p1 leaves the battlefield; p2's controller pumps
     their team; then p1 leaves (destroyed, swept by "destroy all creatures",

@@ -19,7 +19,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.scenario import Scenario
 from conformance.setup import Setup
-from conformance.strategies._draw import Caps, integer, pick
+from conformance.strategies._draw import Caps, composite, integer, pick
 from conformance.strategies.plays import ACTION_KINDS, action_lists, next_actions
 from conformance.strategies.positions import effect_lists, permanent_lists, setups
 
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-@st.composite
+@composite
 def scenarios(
     draw: st.DrawFn,
     caps: Caps,
@@ -54,7 +54,7 @@ def scenarios(
     return Scenario(setup, actions)
 
 
-@st.composite
+@composite
 def conceding_scenarios(
     draw: st.DrawFn,
     caps: Caps,

@@ -20,7 +20,7 @@ from conformance.capabilities import Capability as C
 from conformance.legality import setup_problems
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Permanent, Setup
-from conformance.strategies._draw import Caps, integer, maybe, pick
+from conformance.strategies._draw import Caps, composite, integer, maybe, pick
 from conformance.strategies.players import new_id, with_permanents
 from conformance.strategies.plays import ACTION_KINDS, action_lists
 from conformance.strategies.positions import SIMPLE_DURATIONS, setups
@@ -32,7 +32,7 @@ Planned = tuple[Setup, Sequence[a.Action]]
 Plan = Callable[[st.DrawFn, Setup, Caps], Planned]
 
 
-@st.composite
+@composite
 def planned_scenarios(
     draw: st.DrawFn,
     caps: Caps,

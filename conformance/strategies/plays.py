@@ -13,7 +13,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
 from conformance.setup import Duration, Setup
-from conformance.strategies._draw import Caps, integer, maybe, pick, some
+from conformance.strategies._draw import Caps, composite, integer, maybe, pick, some
 from conformance.strategies.players import draw_player_action
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
@@ -137,7 +137,7 @@ _NO_TARGET: dict[type, Callable[[int], a.Action]] = {
 }
 
 
-@st.composite
+@composite
 def action_lists(
     draw: st.DrawFn,
     setup: Setup,
@@ -162,12 +162,12 @@ def action_lists(
 
 # At module level: a composite decorated at each call would have Hypothesis
 # read its source each time (a tenth of a property's run).
-@st.composite
+@composite
 def _one_action(draw: st.DrawFn, table: Table, usable: Sequence[type]) -> a.Action | None:
     return draw_action(draw, table, pick(draw, usable))
 
 
-@st.composite
+@composite
 def next_actions(
     draw: st.DrawFn, obs: Observation, caps: Caps, kinds: Sequence[type] = ACTION_KINDS
 ) -> a.Action:

@@ -21,7 +21,7 @@ from conformance.setup import (
     Setup,
     SkipUntap,
 )
-from conformance.strategies._draw import Caps, integer, maybe, pick, some
+from conformance.strategies._draw import Caps, composite, integer, maybe, pick, some
 
 _KIND_NEEDS = {
     "creature": None,
@@ -69,7 +69,7 @@ def _abilities(
     return tuple(some(draw, allowed, 3))
 
 
-@st.composite
+@composite
 def permanent_lists(
     draw: st.DrawFn,
     players: int,
@@ -182,7 +182,7 @@ def _phase_status(
     return PhasedOut("direct", under)
 
 
-@st.composite
+@composite
 def effect_lists(
     draw: st.DrawFn,
     setup: Setup,
@@ -237,7 +237,7 @@ def _duration(draw: st.DrawFn, setup: Setup, target: Permanent, caps: Caps) -> D
     return pick(draw, SIMPLE_DURATIONS)
 
 
-@st.composite
+@composite
 def setups(
     draw: st.DrawFn,
     caps: Caps,
