@@ -5,7 +5,8 @@ that engine's capabilities, derandomized so every round draws the same ones):
 
 * generate and check: drawing a scenario and checking that it is a legal
   position (`check_setup`), with no engine at all;
-* runner: `conformance.running.play` (a worker thread per engine call, a
+* runner: `conformance.running.play` (the scenario as one job of the
+  engine's worker thread, a watchdog on each call, a
   check of every observation) driving a stand-in that answers with the
   observations the engine gave, so the runner is timed without the engine;
 * engine: starting the game as the runner does (`start_game`: knowing the
