@@ -29,6 +29,23 @@ class PhasingInCuresSickness(Rules):
 
 
 @mutant(
+    "phasing-in-under-another-controller-sickens",
+    "302.6",
+    "takes a permanent phasing in under another player than the one it phased out under for a "
+    "control change (702.26d: phasing is none), so a creature whose 'until end of turn' "
+    "control effect ended while it was out is sick for its owner, who has controlled it since "
+    "their last turn began",
+    kills=("phasing_in_does_not_cure_summoning_sickness",),
+)
+class PhasingInUnderAnotherControllerSickens(Rules):
+    def phase_in_with_attachments(self, card: Card) -> None:
+        under = None if card.phased_out is None else card.phased_out.under
+        super().phase_in_with_attachments(card)
+        if under is not None and card.controller != under:
+            card.sick = True
+
+
+@mutant(
     "until-release-cures-sickness",
     "302.6",
     "reads R2017-haste as 'a creature that phases in can attack', for what phases in as the "

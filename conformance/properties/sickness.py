@@ -17,21 +17,16 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.history import creature_ids, view, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
+from conformance.properties.returning_control import (
+    phases_in_back_to_its_owner,
+    ready_for_whom_it_came_back_to,
+    tap_ability,
+)
 from conformance.running import Step, Trace
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 from conformance.strategies.players import new_id, with_permanents
-
-
-def _tap_ability(x: a.Action) -> tuple[str, int] | None:
-    """The permanent whose {T} ability `x` activates, and who activates it:
-    `Activate`'s source, or the land of `TapForMana` (a mana ability, 605)."""
-    if isinstance(x, a.Activate):
-        return x.source, x.player
-    if isinstance(x, a.TapForMana):
-        return x.land, x.player
-    return None
 
 
 def _sick_activations(trace: Trace) -> list[tuple[Step, str, int, int]]:
@@ -48,7 +43,7 @@ def _sick_activations(trace: Trace) -> list[tuple[Step, str, int, int]]:
     found = []
     for index, step in enumerate(trace.steps, start=1):
         x = step.action
-        used = _tap_ability(x)
+        used = tap_ability(x)
         if used is not None and used[0] in creatures:
             source, player = used
             b = view(step.before, source)
@@ -87,7 +82,7 @@ def _sick_after_phasing_in_then_tapped(trace: Trace) -> bool:
         and v.phased_in
     }
     for step in trace.steps:
-        used = _tap_ability(step.action)
+        used = tap_ability(step.action)
         if used is None or used not in refused or step.after.refused is not None:
             continue
         source, player = used
@@ -177,7 +172,7 @@ def _moved(x: a.Action) -> list[tuple[str, int]]:
     the player doing it."""
     if isinstance(x, a.DeclareAttackers):
         return [(pid, x.player) for pid in x.attackers]
-    used = _tap_ability(x)
+    used = tap_ability(x)
     return [] if used is None else [used]
 
 
@@ -241,10 +236,16 @@ def _shown_sick_then_ready(trace: Trace) -> bool:
     return False
 
 
-def _shown_sick(trace: Trace) -> bool:
+def _sickness_shown(trace: Trace) -> bool:
     """302.6: the engine showed a creature sick after phasing in, and ready
-    in a later turn of its controller, in either of the plans' ways."""
-    return _sick_after_phasing_in_then_tapped(trace) or _shown_sick_then_ready(trace)
+    in a later turn of its controller, in either of the first two plans'
+    ways; or it let a player tap one that came back to them while phased
+    out, before their own next turn began (R2017-control, 702.26d)."""
+    return (
+        _sick_after_phasing_in_then_tapped(trace)
+        or _shown_sick_then_ready(trace)
+        or ready_for_whom_it_came_back_to(trace)
+    )
 
 
 def _comes_in_then_phases_in(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
@@ -306,13 +307,17 @@ def _comes_in_then_phases_in(draw: st.DrawFn, setup: Setup, caps: Collection[C])
 
 
 def _sick_creature_plans(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
-    """One of the two ways a creature is sick as it phases in: its control
-    changed while it was phased out, or it came under its controller's
-    control this turn and phases in during the turn ("until" released)."""
-    until = {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps)
-    if until and maybe(draw):
-        return _comes_in_then_phases_in(draw, setup, caps)
-    return _phases_in_to_a_new_controller(draw, setup, caps)
+    """Half the time, a creature whose control changed while it was phased
+    out is sick as it phases in; else it came under its controller's
+    control this turn and phases in during the turn ("until" released), or
+    its control went back to its owner while it was phased out, before the
+    owner's turn, and it is not sick for them as it phases in."""
+    if not maybe(draw):
+        return _phases_in_to_a_new_controller(draw, setup, caps)
+    plans = [phases_in_back_to_its_owner]
+    if {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps):
+        plans.append(_comes_in_then_phases_in)
+    return pick(draw, plans)(draw, setup, caps)
 
 
 @rule_property(
@@ -328,7 +333,7 @@ def _sick_creature_plans(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> 
         permanent_kinds=("creature",),
         abilities=("tap_gain_life",),
     ),
-    exercised=_shown_sick,
+    exercised=_sickness_shown,
     reads={"life"},
 )
 def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
@@ -339,7 +344,12 @@ def phasing_in_does_not_cure_summoning_sickness(trace: Trace) -> None:
     controller controlled as their turn began): one whose control changed
     while it was phased out is sick for its new controller until their next
     turn; and one that came under its controller's control this turn and
-    phased in during the turn can neither attack nor pay {T} that turn."""
+    phased in during the turn can neither attack nor pay {T} that turn.
+    Phasing itself is no control change (702.26d): a creature whose control
+    went back to its owner while it was phased out, before the owner's turn
+    began, is not sick for them as it phases in under them (R2017-control);
+    an engine refusing its {T} ability there fails the refused-legal-action
+    check (`conformance.refusals`)."""
     for step, source, player, since in _sick_activations(trace):
         expect(
             step.after.refused is not None,
