@@ -217,6 +217,24 @@ class EquipmentDiesWithHost(Rules):
 
 
 @mutant(
+    "equipment-falls-off-foreign-creature",
+    "704.5n",
+    "Equipment on a creature its controller doesn't control is taken for attached illegally "
+    "and becomes unattached, though the two controllers need not be the same (301.5d)",
+    kills=("equipment_stays_when_unattached",),
+)
+class EquipmentFallsOffForeignCreature(Rules):
+    def attached_legally(self, card: Card) -> bool:
+        host = card.attached_to
+        foreign = (
+            card.attachment == "equipment"
+            and isinstance(host, str)
+            and self.state.cards[host].controller != card.controller
+        )
+        return not foreign and super().attached_legally(card)
+
+
+@mutant(
     "state-based-actions-at-turn-start",
     "704.3",
     "state-based actions are checked only as a turn begins, not each time a player would "

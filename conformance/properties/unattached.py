@@ -2,7 +2,8 @@
 directly phased-out attachment finds its host again or phases in unattached
 (702.26i, R2017-auras); an unattached Aura goes to the graveyard (704.5m), an
 Equipment or Fortification stays (704.5n), where a player would receive
-priority (704.3). Readings A, B and D of docs/readings.md are accepted."""
+priority (704.3), and one whose host is still there stays attached to it.
+Readings A, B and D of docs/readings.md are accepted."""
 
 from __future__ import annotations
 
@@ -226,6 +227,31 @@ def _equipment_left_unattached(trace: Trace) -> bool:
     return False
 
 
+def _still_its_host(trace: Trace, step: Step, pid: str, kind: str) -> str | None:
+    """704.5n, 301.5d: what `pid`, an Equipment (`kind`) or a Fortification,
+    was attached to before `step` if the engine shows it attached to nothing
+    after it, though neither it nor that host, a creature (a land), phased
+    or left in the action. 704.5n unattaches only what is attached
+    illegally, and the Equipment's controller need not control the creature
+    (301.5d). Where either phased in the action, the phasing rules judge
+    it (702.26g, 702.26j, R2017-attached): from the observations, an
+    Equipment a state-based action took off as its host phased out looks
+    like one the phasing took off."""
+    b, c = view(step.before, pid), view(step.after, pid)
+    if b is None or c is None or c.attached_to is not None:
+        return None
+    host = b.attached_to
+    types = {p.id: p.types for p in trace.scenario.setup.permanents}
+    legal = "creature" if kind == "equipment" else "land"
+    if not isinstance(host, str) or legal not in types.get(host, ()):
+        return None
+    was, now = view(step.before, host), view(step.after, host)
+    if was is None or now is None:
+        return None
+    stayed = all(v.on_battlefield and v.phased_in for v in (b, c, was, now))
+    return host if stayed else None
+
+
 @rule_property(
     "704.5n",
     "704.3",
@@ -244,7 +270,9 @@ def _equipment_left_unattached(trace: Trace) -> bool:
 def equipment_stays_when_unattached(trace: Trace) -> None:
     """Equipment and Fortifications whose host is gone become unattached and
     stay on the battlefield, phased in or out; phased in, they are attached
-    to nothing gone (where a player would receive priority: 704.3)."""
+    to nothing gone (where a player would receive priority: 704.3), and one
+    whose host is still there stays attached to it, whoever controls which
+    (301.5d; `_still_its_host`)."""
     kinds = attachment_kinds(trace.scenario)
     owner = owners(trace.scenario)
     for k, step in enumerate(trace.steps, 1):
@@ -265,4 +293,14 @@ def equipment_stays_when_unattached(trace: Trace) -> None:
                     f"{where(trace, step)}, {kind} {pid}",
                     "attached to a permanent that is there, or unattached",
                     f"attached to {c.attached_to}",
+                )
+            host = _still_its_host(trace, step, pid, kind)
+            if host is not None:
+                expect(
+                    False,
+                    "704.5n",
+                    f"{where(trace, step)}, {kind} {pid}",
+                    f"still attached to {host}: it is attached legally, whoever controls "
+                    f"{host} (301.5d)",
+                    "unattached",
                 )
