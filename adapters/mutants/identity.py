@@ -12,6 +12,8 @@ from adapters.reference.state import Card
 from conformance.setup import Ability, ControlEffect
 
 _IDENTITY = ("phasing_keeps_the_same_permanent",)
+#: The abilities "whenever this phases in" triggers (603.10b).
+_PHASE_IN_ABILITIES: tuple[Ability, ...] = ("phases_in", "phases_in_tap")
 
 
 @mutant(
@@ -118,6 +120,21 @@ class IndirectPhasingNoTrigger(Rules):
     def phase_trigger(self, card: Card, kind: str) -> None:
         if card.phased_out is None or card.phased_out.cause == "direct":
             super().phase_trigger(card, kind)
+
+
+@mutant(
+    "until-release-no-phase-in-trigger",
+    "603.10b",
+    "'whenever this phases in' triggers in the untap step's phasing event only: what phases in "
+    "because the source it waited for left the battlefield (610.4) triggers nothing",
+    kills=("phase_triggers_trigger",),
+)
+class UntilReleaseNoPhaseInTrigger(Rules):
+    def release_until(self, source: Card) -> None:
+        queued = len(self.state.triggers)
+        super().release_until(source)
+        released = self.state.triggers[queued:]
+        self.state.triggers[queued:] = [t for t in released if t[1] not in _PHASE_IN_ABILITIES]
 
 
 @mutant(

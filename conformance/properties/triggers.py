@@ -1,21 +1,31 @@
 """Properties of what phasing triggers: "whenever this phases in/out"
-abilities trigger, for permanents that phase directly or indirectly, and
-their controllers gain the life (603.10b, 603.3a); enters- and
+abilities trigger, for permanents that phase directly or indirectly, in an
+untap step or as the source they waited for leaves (610.4), and their
+controllers gain the life (603.10b, 603.3a); enters- and
 leaves-the-battlefield abilities never do (702.26d, R2017-no-etb-ltb)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
-from itertools import product
+from dataclasses import dataclass, replace
+from itertools import pairwise, product
+
+from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.draw_step import draw_step_gainers
-from conformance.observation import PermanentView
-from conformance.properties.effects import controller_at, untap_step_controllers
-from conformance.properties.history import abilities, view
+from conformance.observation import Observation, PermanentView
+from conformance.properties.effects import (
+    Grant,
+    control_grants,
+    controller_as_untap_begins,
+    controller_at,
+    observations,
+    untap_step_controllers,
+)
+from conformance.properties.history import abilities, default_controllers, shown_phased_out, view
 from conformance.properties.identity import (
     PHASING,
     TURNS,
@@ -27,8 +37,10 @@ from conformance.properties.identity import (
 from conformance.properties.players import protected, replaced_around
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import TRIGGER_LIFE
-from conformance.strategies import scenarios
+from conformance.setup import TRIGGER_LIFE, Permanent, Setup
+from conformance.strategies import plans, scenarios
+from conformance.strategies._draw import Caps, integer, maybe, pick
+from conformance.strategies.players import new_id, with_permanents
 
 
 @dataclass(frozen=True)
@@ -43,11 +55,17 @@ class _Trigger:
     controllers: tuple[int, ...]
 
 
-def _phase_triggers(trace: Trace, k: int, step: Step, untap: dict[str, int]) -> list[_Trigger]:
+#: For each permanent, who may have controlled it as an untap step began
+#: (`_untap_controllers`), the likeliest first.
+Untap = dict[str, tuple[int, ...]]
+
+
+def _phase_triggers(trace: Trace, k: int, step: Step, untap: Untap) -> list[_Trigger]:
     """The phase triggers of action k (`step`): each permanent that phased,
     with the ability, still on the battlefield after it, and each one that
-    phased in and then left (`_phased_in_then_left`); `untap` is who
-    controlled what as the step's untap step began, if it is a PassTurn."""
+    phased in and then left (`_phased_in_then_left`); `untap` is who may
+    have controlled what as the step's untap step began, if it is a
+    PassTurn."""
     found = []
     for b in step.before.permanents:
         c = view(step.after, b.id)
@@ -57,11 +75,11 @@ def _phase_triggers(trace: Trace, k: int, step: Step, untap: dict[str, int]) -> 
             controllers = _trigger_controllers(untap, b, c)
         elif _phased_in_then_left(step, b):
             kind = "phases_in"
-            before = untap.get(b.id, b.controller)
+            before = untap.get(b.id, (b.controller,))
             # 603.3a: its controller as it phased in, before or after the
             # phasing ended a control effect (`_trigger_controllers`); gone,
             # it shows neither, so the scenario's effects say who.
-            options = (before, controller_at(trace, b.id, k))
+            options = (*before, controller_at(trace, b.id, k))
             controllers = tuple(dict.fromkeys(p for p in options if p is not None))
         else:
             continue
@@ -87,45 +105,84 @@ def _phased_in_then_left(step: Step, b: PermanentView) -> bool:
     return b.on_battlefield and b.phased_out and gone and logged_in
 
 
-def _trigger_controllers(
-    untap: dict[str, int], b: PermanentView, c: PermanentView
-) -> tuple[int, ...]:
+def _trigger_controllers(untap: Untap, b: PermanentView, c: PermanentView) -> tuple[int, ...]:
     """Who may control the phase trigger of `b` (`c` after it phased), from the
     scenario's history. In an untap step, "until end of turn" and "until
     your next turn" control ended before the phasing (514.2, 611.2a): its
-    controller as the step began (`untap_step_controllers`) controls a
+    controller as the step began (`_untap_controllers`) controls a
     "phases out" trigger. A "phases in" trigger is its controller as it
     phased in, which the phasing itself may change at the same moment (a
     "for as long as you control X" effect ending as X phases out, 702.26f):
     the controller before or after that change."""
-    before = untap.get(b.id, b.controller)
-    options = [before] if c.phased_out else [before, c.controller]
+    before = untap.get(b.id, (b.controller,))
+    options = [*before] if c.phased_out else [*before, c.controller]
     return tuple(dict.fromkeys(p for p in options if p is not None))
 
 
-def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], set[int]]]:
-    """Each phasing action k carried out, with who controlled what as its
-    untap step began (PassTurn, `untap_step_controllers`; else empty), and
-    the players whose life shows only triggered abilities there: not the
-    defender in a turn with combat damage (510), nor a player whose draw
-    step draw an opponent may replace with life (`draw_step_gainers`), nor
-    one whose gains an opponent's "gain_to_draw" turns into draws (614.1a,
+def _untap_controllers(trace: Trace) -> dict[int, Untap]:
+    """For each PassTurn k carried out: who may have controlled each
+    permanent as its untap step began. `untap_step_controllers` says who by
+    the scenario's control effects; where one with a limited duration saw
+    its permanent phase out, also who without it: the Mirage edition ends
+    such an effect as the permanent phases out (502.15g), which that
+    history doesn't follow."""
+    grants, seen = control_grants(trace), observations(trace)
+    defaults = default_controllers(trace.scenario)
+    found: dict[int, Untap] = {}
+    for k, controllers in untap_step_controllers(trace).items():
+        found[k] = {pid: (player,) for pid, player in controllers.items()}
+        lasting = [g for g in grants if not _ended_by_phasing(g, seen, k)]
+        if len(lasting) == len(grants):
+            continue
+        before = trace.steps[k - 1].before
+        for pid, player in controllers.items():
+            mirage = controller_as_untap_begins(lasting, defaults, before, pid, k)
+            found[k][pid] = tuple(dict.fromkeys((player, mirage)))
+    return found
+
+
+def _ended_by_phasing(g: Grant, seen: list[Observation], k: int) -> bool:
+    """Mirage 502.15g: `g` has a limited duration and its permanent was
+    shown phasing out while it lasted, before action k."""
+    if g.duration.kind == "indefinitely":
+        return False
+    shown = [shown_phased_out(view(obs, g.target)) for obs in seen[g.start : k]]
+    return any(out and not was for was, out in pairwise(shown))
+
+
+#: The actions whose phasing is checked: those of `PHASING`, "phases out
+#: until" and a Destroy, whose target's leaving phases in what waited for
+#: it (610.4).
+_CHECKED = (*PHASING, a.PhaseOutUntil, a.Destroy)
+
+
+def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, Untap, set[int]]]:
+    """Each action k of `_CHECKED` carried out, with who controlled what as
+    its untap step began (PassTurn, `_untap_controllers`; else empty),
+    and the players whose life shows only triggered abilities there: not
+    the defender in a turn with combat damage (510), nor a player whose
+    draw step draw, or a Destroy's draw, an opponent may replace with life
+    (`draw_step_gainers`, `draw_to_life`), nor one whose gains an
+    opponent's "gain_to_draw" turns into draws (614.1a,
     docs/vocabulary.md), nor one whose life total can't change (Teferi's
-    Protection, R2017-protection), nor the controller of a
-    permanent that left the battlefield in that step (its leaving may
-    trigger, or hide that it phased in first: an Aura whose host is gone,
-    704.5m). Control changes are no reason to skip a step: the triggers'
-    controllers are worked out from the history (`_trigger_controllers`)."""
+    Protection, R2017-protection), nor the controller of a permanent that
+    left the battlefield in that step (its leaving may trigger, or hide
+    that it phased in first: an Aura whose host is gone, 704.5m), unless
+    that leaving shows nothing (`_leaving_shows_nothing`). Control changes
+    are no reason to skip a step: the triggers' controllers are worked out
+    from the history (`_trigger_controllers`)."""
     defender = None
-    controllers = untap_step_controllers(trace)
+    controllers = _untap_controllers(trace)
     shield = protected(trace)
     for k, step in enumerate(trace.steps, 1):
         x = step.action
         if isinstance(x, a.DeclareAttackers) and step.after.refused is None:
             defender = x.defender
-        if not isinstance(x, PHASING) or step.after.refused is not None:
+        if not isinstance(x, _CHECKED) or step.after.refused is not None:
             continue
         unseen: set[int] = set()
+        if isinstance(x, a.Destroy) and replaced_around(trace, step, "draw_to_life", x.caster):
+            unseen.add(x.caster)
         if isinstance(x, a.PassTurn):
             if defender is not None:
                 unseen.add(defender)
@@ -141,12 +198,30 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, int], se
         untap = controllers.get(k, {})
         for b in step.before.permanents:
             c = view(step.after, b.id)
-            if b.on_battlefield and (c is None or not c.on_battlefield):
+            left = b.on_battlefield and (c is None or not c.on_battlefield)
+            if left and not _leaving_shows_nothing(trace, step, b):
                 # Its controller before the action, or as the untap step
                 # began (cleanup may have ended a control effect, 514.2).
-                unseen |= {p for p in (b.controller, untap.get(b.id)) if p is not None}
+                unseen |= {p for p in (b.controller, *untap.get(b.id, ())) if p is not None}
         players = {p.index for p in step.after.players} - unseen
         yield k, step, untap, players
+
+
+def _leaving_shows_nothing(trace: Trace, step: Step, b: PermanentView) -> bool:
+    """`b`, which left the battlefield in `step`, is the target of a
+    Destroy, phased in before it, with no leaves-the-battlefield or dies
+    ability and nothing attached to it (an Aura would go with it, 704.5m;
+    Equipment would become unattached): its leaving changes no life, so its
+    controller's still shows the phase triggers of what waited for it to
+    leave (610.4)."""
+    x = step.action
+    return (
+        isinstance(x, a.Destroy)
+        and x.target == b.id
+        and b.phased_in
+        and not {"ltb", "dies"} & set(abilities(trace.scenario, b.id))
+        and not any(p.attached_to == b.id for p in step.before.permanents)
+    )
 
 
 def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
@@ -246,10 +321,44 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
     check_trigger_life(trace, "R2017-no-etb-ltb")
 
 
+#: What the plan `_released_mid_turn` needs (610.4).
+_RELEASE = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
+
+
+def _released_mid_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> plans.Planned:
+    """603.10b, 610.4: half the time, a phased-in permanent X, attached to
+    nothing, gets "whenever this phases in" (sometimes "whenever this phases
+    out" too), phases out until a source S leaves the battlefield, and S is
+    destroyed: X phases in mid-turn, with what is attached to it (702.26g),
+    and its triggers trigger as in an untap step. S is a phased-in
+    permanent with nothing attached to it, or a new artifact of any
+    player's, so that its controller may be X's too: its life still shows
+    the trigger (`_leaving_shows_nothing`)."""
+    if not set(_RELEASE) <= set(caps) or not maybe(draw):
+        return setup, ()
+    free = [p for p in setup.permanents if p.phased_out is None and p.attached_to is None]
+    if not free:
+        return setup, ()
+    x = pick(draw, free)
+    hosts = {p.attached_to for p in setup.permanents}
+    sources = [p.id for p in free if p.id != x.id and p.id not in hosts]
+    if not sources or maybe(draw):
+        player = integer(draw, 0, setup.players - 1)
+        made = Permanent(new_id(setup), player, player, ("artifact",))
+        setup, sources = with_permanents(setup, made), [made.id]
+    source = pick(draw, sources)
+    added = pick(draw, [("phases_in",), ("phases_in", "phases_out")])
+    triggering = replace(x, abilities=tuple(dict.fromkeys((*x.abilities, *added))))
+    permanents = tuple(triggering if p.id == x.id else p for p in setup.permanents)
+    setup = replace(setup, permanents=permanents)
+    player = setup.permanent(source).controller
+    return setup, (a.PhaseOutUntil(player, source, x.id), a.Destroy(player, source))
+
+
 @rule_property(
     "603.10b",
     needs={C.PHASE_TRIGGERS},
-    scenarios=lambda caps: scenarios(
+    scenarios=lambda caps: plans.planned_scenarios(
         # Control changes and several players: whose life a trigger changes
         # is its controller's (603.3a), not its owner's.
         phasing_caps(
@@ -261,7 +370,9 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
             C.CONTROL_AS_LONG_AS,
             C.MULTIPLAYER,
         ),
+        _released_mid_turn,
         kinds=(*PHASING, a.GainControl),
+        plan_only=set(caps) & set(_RELEASE),
         min_actions=2,
         max_actions=5,
         min_permanents=2,
@@ -276,5 +387,7 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
 )
 def phase_triggers_trigger(trace: Trace) -> None:
     """ "Whenever this phases out/in" abilities look back in time and do
-    trigger, for permanents that phase directly or indirectly."""
+    trigger, for permanents that phase directly or indirectly, in an untap
+    step or not: also as what phased out "until" a source leaves phases in
+    when the source does (610.4; the plan `_released_mid_turn`)."""
     check_trigger_life(trace, "603.10b")

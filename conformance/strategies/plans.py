@@ -41,14 +41,18 @@ def planned_scenarios(
     kinds: Sequence[type] = ACTION_KINDS,
     min_actions: int = 0,
     max_actions: int = 8,
+    plan_only: Caps = (),
     **setup_options: object,
 ) -> Scenario:
-    """A legal setup, the actions `plan` draws for it, then more actions."""
+    """A legal setup, the actions `plan` draws for it, then more actions.
+    `plan_only`: capabilities of the engine's that only the plan uses (the
+    setup and the actions after the plan's are drawn without them)."""
     drawn = draw(setups(caps, **setup_options))  # type: ignore[arg-type]
-    setup, first = plan(draw, drawn, caps)
+    planning = {*caps, *plan_only}
+    setup, first = plan(draw, drawn, planning)
     if setup is not drawn and setup_problems(setup):
         setup, first = drawn, ()
-    first = tuple(x for x in first if a.action_needs(x) <= set(caps))
+    first = tuple(x for x in first if a.action_needs(x) <= planning)
     rest = draw(action_lists(setup, caps, kinds=kinds, min_size=min_actions, max_size=max_actions))
     return Scenario(setup, first + rest)
 
