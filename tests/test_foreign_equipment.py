@@ -3,9 +3,11 @@
 unattaches it as a state-based action (704.5n misapplied): where neither it
 nor its creature phased, `equipment_stays_when_unattached` fails it, and the
 phasing properties don't (an outside engine's bug, which only they and the
-comparison had caught). Where either phased in the action, the observations
-can't tell that state-based action from phasing taking the Equipment off
-(702.26j): the phasing properties judge it, and 704.5n stays silent."""
+comparison had caught), nor do those of phase triggers, whose life check
+leaves out the player its "becomes unattached" trigger gains for. Where
+either phased in the action, the observations can't tell that state-based
+action from phasing taking the Equipment off (702.26j): the phasing
+properties judge it, and 704.5n stays silent."""
 
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ PHASING = (
     "phased_out_permanents_keep_how_they_phased_out",
     "directly_phased_out_attachments_find_their_host",
 )
+#: The properties judging life from phase triggers: the Equipment's
+#: "becomes unattached" trigger is not theirs to judge.
+TRIGGERS = ("phase_triggers_trigger", "phasing_triggers_no_enter_or_leave_abilities")
 TURNS = (a.PassTurn(), a.PassTurn())
 
 
@@ -104,7 +109,7 @@ def test_the_reference_keeps_it_attached(case: str) -> None:
 def test_where_nothing_of_it_phased_704_5n_fails_it_and_phasing_does_not() -> None:
     trace = play(FALLS_OFF, CONTROL_ENDS)
     assert any(e.kind == "unattached" and e.subject == "e" for e in trace.steps[0].after.events)
-    for name in PHASING:
+    for name in (*PHASING, *TRIGGERS):
         REGISTRY[name].check(trace)
     with pytest.raises(Violation) as failed:
         REGISTRY["equipment_stays_when_unattached"].check(trace)

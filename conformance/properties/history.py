@@ -73,6 +73,21 @@ def was_out_came_in(step: Step, pid: str) -> bool:
     return b is not None and c is not None and b.phased_out and b.on_battlefield and c.phased_in
 
 
+def fell_off_in_place(step: Step, pid: str) -> str | None:
+    """What `pid` was attached to before `step`, if the engine shows it
+    attached to nothing after it though neither it nor that host phased or
+    left the battlefield: a state-based action's doing (704.5n), never
+    phasing's (702.26j)."""
+    b, c = view(step.before, pid), view(step.after, pid)
+    if b is None or c is None or c.attached_to is not None or not isinstance(b.attached_to, str):
+        return None
+    was, now = view(step.before, b.attached_to), view(step.after, b.attached_to)
+    if was is None or now is None:
+        return None
+    stayed = all(v.on_battlefield and v.phased_in for v in (b, c, was, now))
+    return b.attached_to if stayed else None
+
+
 def view(obs: Observation, pid: str) -> PermanentView | None:
     try:
         return obs.permanent(pid)

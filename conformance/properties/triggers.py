@@ -25,7 +25,13 @@ from conformance.properties.effects import (
     observations,
     untap_step_controllers,
 )
-from conformance.properties.history import abilities, default_controllers, shown_phased_out, view
+from conformance.properties.history import (
+    abilities,
+    default_controllers,
+    fell_off_in_place,
+    shown_phased_out,
+    view,
+)
 from conformance.properties.identity import (
     PHASING,
     TURNS,
@@ -165,9 +171,12 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, Untap, set[int]]]:
     (`draw_step_gainers`, `draw_to_life`), nor one whose gains an
     opponent's "gain_to_draw" turns into draws (614.1a,
     docs/vocabulary.md), nor one whose life total can't change (Teferi's
-    Protection, R2017-protection), nor the controller of a permanent that
-    left the battlefield in that step (its leaving may trigger, or hide
-    that it phased in first: an Aura whose host is gone, 704.5m), unless
+    Protection, R2017-protection), nor the controller of an attachment with
+    "whenever this becomes unattached" that fell off though neither it nor
+    its host phased (`fell_off_in_place`: 704.5n's business), nor the
+    controller of a permanent that left the battlefield in that step (its
+    leaving may trigger, or hide that it phased in first: an Aura whose
+    host is gone, 704.5m), unless
     that leaving shows nothing (`_leaving_shows_nothing`). Control changes
     are no reason to skip a step: the triggers' controllers are worked out
     from the history (`_trigger_controllers`)."""
@@ -194,6 +203,11 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, Untap, set[int]]]:
             p.index
             for p in step.after.players
             if replaced_around(trace, step, "gain_to_draw", p.index)
+        }
+        unseen |= {
+            c.controller
+            for c in step.after.permanents
+            if "unattached" in abilities(trace.scenario, c.id) and fell_off_in_place(step, c.id)
         }
         untap = controllers.get(k, {})
         for b in step.before.permanents:

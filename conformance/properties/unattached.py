@@ -20,7 +20,7 @@ from conformance.properties.attachments import (
     in_game,
 )
 from conformance.properties.effects import Out, sba_may_wait
-from conformance.properties.history import owners, view
+from conformance.properties.history import fell_off_in_place, owners, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -228,28 +228,18 @@ def _equipment_left_unattached(trace: Trace) -> bool:
 
 
 def _still_its_host(trace: Trace, step: Step, pid: str, kind: str) -> str | None:
-    """704.5n, 301.5d: what `pid`, an Equipment (`kind`) or a Fortification,
-    was attached to before `step` if the engine shows it attached to nothing
-    after it, though neither it nor that host, a creature (a land), phased
-    or left in the action. 704.5n unattaches only what is attached
-    illegally, and the Equipment's controller need not control the creature
-    (301.5d). Where either phased in the action, the phasing rules judge
-    it (702.26g, 702.26j, R2017-attached): from the observations, an
+    """704.5n, 301.5d: the creature (the land) `pid`, an Equipment (`kind`)
+    or a Fortification, fell off in `step` though neither of them phased or
+    left (`fell_off_in_place`). 704.5n unattaches only what is attached
+    illegally, and the Equipment's controller need not control the
+    creature (301.5d). Where either phased in the action, the phasing rules
+    judge it (702.26g, 702.26j, R2017-attached): from the observations, an
     Equipment a state-based action took off as its host phased out looks
     like one the phasing took off."""
-    b, c = view(step.before, pid), view(step.after, pid)
-    if b is None or c is None or c.attached_to is not None:
-        return None
-    host = b.attached_to
+    host = fell_off_in_place(step, pid)
     types = {p.id: p.types for p in trace.scenario.setup.permanents}
     legal = "creature" if kind == "equipment" else "land"
-    if not isinstance(host, str) or legal not in types.get(host, ()):
-        return None
-    was, now = view(step.before, host), view(step.after, host)
-    if was is None or now is None:
-        return None
-    stayed = all(v.on_battlefield and v.phased_in for v in (b, c, was, now))
-    return host if stayed else None
+    return host if host is not None and legal in types.get(host, ()) else None
 
 
 @rule_property(
