@@ -17,7 +17,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.history import creature_ids, view
 from conformance.running import Trace
-from conformance.setup import ControlEffect, Duration, PhasedOut, Setup
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned
 
@@ -30,6 +30,26 @@ def tap_ability(x: a.Action) -> tuple[str, int] | None:
     if isinstance(x, a.TapForMana):
         return x.land, x.player
     return None
+
+
+def lent_and_phased_out(
+    x: Permanent, owner: int, borrower: int, types: tuple[str, ...]
+) -> Permanent:
+    """`x` as `owner`'s, controlled by `borrower` and phased out under them,
+    untapped and not sick, with "{T}: You gain 1 life" (the plans' creature
+    whose control changes while it is phased out)."""
+    return replace(
+        x,
+        owner=owner,
+        controller=borrower,
+        default_controller=None,
+        phasing=0,
+        tapped=False,
+        sick=False,
+        phased_out=PhasedOut("direct", borrower),
+        abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
+        types=types,
+    )
 
 
 def phases_in_back_to_its_owner(draw: st.DrawFn, setup: Setup, caps: Collection[C]) -> Planned:
@@ -51,18 +71,7 @@ def phases_in_back_to_its_owner(draw: st.DrawFn, setup: Setup, caps: Collection[
     mana = C.MANA_ABILITIES in caps and maybe(draw)
     borrower = setup.active
     owner = pick(draw, [p for p in range(setup.players) if p != borrower])
-    borrowed = replace(
-        x,
-        owner=owner,
-        controller=borrower,
-        default_controller=None,
-        phasing=0,
-        tapped=False,
-        sick=False,
-        phased_out=PhasedOut("direct", borrower),
-        abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
-        types=("land", "creature") if mana else x.types,
-    )
+    borrowed = lent_and_phased_out(x, owner, borrower, ("land", "creature") if mana else x.types)
     # X's own control effects go, and so do those lasting "for as long as"
     # their controller controls X: X phased out would end them at once
     # (702.26f).
