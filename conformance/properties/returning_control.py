@@ -32,13 +32,21 @@ def tap_ability(x: a.Action) -> tuple[str, int] | None:
     return None
 
 
-def lent_and_phased_out(
-    x: Permanent, owner: int, borrower: int, types: tuple[str, ...]
-) -> Permanent:
-    """`x` as `owner`'s, controlled by `borrower` and phased out under them,
-    untapped and not sick, with "{T}: You gain 1 life" (the plans' creature
-    whose control changes while it is phased out)."""
-    return replace(
+def lent_while_phased_out(
+    setup: Setup,
+    x: Permanent,
+    owner: int,
+    borrower: int,
+    types: tuple[str, ...],
+    duration: Duration,
+) -> Setup:
+    """`setup` with `x` as `owner`'s, controlled by `borrower` for
+    `duration` and phased out under them, untapped and not sick, with
+    "{T}: You gain 1 life" (the plans' creature whose control changes while
+    it is phased out). X's own control effects go, and so do those lasting
+    "for as long as" their controller controls X: X phased out would end
+    them at once (702.26f)."""
+    lent = replace(
         x,
         owner=owner,
         controller=borrower,
@@ -49,6 +57,18 @@ def lent_and_phased_out(
         phased_out=PhasedOut("direct", borrower),
         abilities=tuple(dict.fromkeys((*x.abilities, "tap_gain_life"))),
         types=types,
+    )
+    if "creature" not in types:
+        lent = replace(lent, power=None, toughness=None)
+    effects = tuple(
+        e
+        for e in setup.effects
+        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
+    )
+    return replace(
+        setup,
+        permanents=tuple(lent if p.id == x.id else p for p in setup.permanents),
+        effects=(*effects, ControlEffect(x.id, borrower, duration)),
     )
 
 
@@ -71,20 +91,8 @@ def phases_in_back_to_its_owner(draw: st.DrawFn, setup: Setup, caps: Collection[
     mana = C.MANA_ABILITIES in caps and maybe(draw)
     borrower = setup.active
     owner = pick(draw, [p for p in range(setup.players) if p != borrower])
-    borrowed = lent_and_phased_out(x, owner, borrower, ("land", "creature") if mana else x.types)
-    # X's own control effects go, and so do those lasting "for as long as"
-    # their controller controls X: X phased out would end them at once
-    # (702.26f).
-    effects = tuple(
-        e
-        for e in setup.effects
-        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
-    )
-    setup = replace(
-        setup,
-        permanents=tuple(borrowed if p.id == x.id else p for p in setup.permanents),
-        effects=(*effects, ControlEffect(x.id, borrower, Duration("end_of_turn"))),
-    )
+    types = ("land", "creature") if mana else x.types
+    setup = lent_while_phased_out(setup, x, owner, borrower, types, Duration("end_of_turn"))
     activate = a.TapForMana(owner, x.id) if mana else a.Activate(owner, x.id)
     return setup, (*(a.PassTurn(),) * setup.turns_until(borrower), activate)
 

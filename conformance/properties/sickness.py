@@ -18,13 +18,13 @@ from conformance.capabilities import Capability as C
 from conformance.properties.history import creature_ids, view, was_out_came_in
 from conformance.properties.registry import expect, rule_property, where
 from conformance.properties.returning_control import (
-    lent_and_phased_out,
+    lent_while_phased_out,
     phases_in_back_to_its_owner,
     ready_for_whom_it_came_back_to,
     tap_ability,
 )
 from conformance.running import Step, Trace
-from conformance.setup import ControlEffect, Duration, Permanent, Setup
+from conformance.setup import Duration, Permanent, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
 from conformance.strategies.players import new_id, with_permanents
@@ -115,22 +115,7 @@ def _phases_in_to_a_new_controller(draw: st.DrawFn, setup: Setup, caps: Collecti
     mana = "land" in types
     nxt = (setup.active + 1) % setup.players
     owner = pick(draw, [p for p in range(setup.players) if p != nxt])
-    borrowed = lent_and_phased_out(x, owner, nxt, types)
-    if "creature" not in borrowed.types:
-        borrowed = replace(borrowed, power=None, toughness=None)
-    # X's own control effects go, and so do those lasting "for as long as"
-    # their controller controls X: X phased out would end them at once
-    # (702.26f), unlike the position says.
-    effects = tuple(
-        e
-        for e in setup.effects
-        if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
-    )
-    setup = replace(
-        setup,
-        permanents=tuple(borrowed if p.id == x.id else p for p in setup.permanents),
-        effects=(*effects, ControlEffect(x.id, nxt, Duration("your_next_turn"))),
-    )
+    setup = lent_while_phased_out(setup, x, owner, nxt, types, Duration("your_next_turn"))
     turns = (owner - nxt) % setup.players
     activate = a.TapForMana(owner, x.id) if mana else a.Activate(owner, x.id)
     return setup, (a.PassTurn(), activate, *(a.PassTurn(),) * turns, activate)
