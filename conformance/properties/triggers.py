@@ -176,10 +176,10 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, Untap, set[int]]]:
     its host phased (`fell_off_in_place`: 704.5n's business), nor the
     controller of a permanent that left the battlefield in that step (its
     leaving may trigger, or hide that it phased in first: an Aura whose
-    host is gone, 704.5m), unless
-    that leaving shows nothing (`_leaving_shows_nothing`). Control changes
-    are no reason to skip a step: the triggers' controllers are worked out
-    from the history (`_trigger_controllers`)."""
+    host is gone, 704.5m), unless that leaving shows nothing
+    (`_leaving_shows_nothing`). Control changes are no reason to skip a
+    step: the triggers' controllers are worked out from the history
+    (`_trigger_controllers`)."""
     defender = None
     controllers = _untap_controllers(trace)
     shield = protected(trace)
