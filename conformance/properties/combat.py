@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.properties.combats import unblocked_damage
-from conformance.properties.history import carried_out, view, was_in_went_out
+from conformance.properties.history import carried_out, tapped_for, view, was_in_went_out
 from conformance.properties.leads import led, ready_creatures, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
@@ -179,8 +179,7 @@ def _refused_a_phased_out_ability_and_activated(trace: Trace) -> bool:
         if b.phased_out:
             refused |= step.after.refused is not None
         elif isinstance(x, a.Activate) and step.after.refused is None:
-            gained = step.after.player(x.player).life > step.before.player(x.player).life
-            activated |= not b.tapped and c.tapped and gained
+            activated |= tapped_for(step, x.source, x.player)
     return refused and activated
 
 

@@ -88,6 +88,26 @@ def fell_off_in_place(step: Step, pid: str) -> str | None:
     return b.attached_to if stayed else None
 
 
+def tap_ability(x: a.Action) -> tuple[str, int] | None:
+    """The permanent whose {T} ability `x` activates, and who activates it:
+    `Activate`'s source, or the land of `TapForMana` (a mana ability, 605)."""
+    if isinstance(x, a.Activate):
+        return x.source, x.player
+    if isinstance(x, a.TapForMana):
+        return x.land, x.player
+    return None
+
+
+def tapped_for(step: Step, pid: str, player: int) -> bool:
+    """The engine carried out `step`'s {T} ability of `pid` (`tap_ability`)
+    for `player`: `pid` became tapped and, for `Activate`'s ability ("{T}:
+    You gain 1 life"), `player` gained life."""
+    b, c = view(step.before, pid), view(step.after, pid)
+    gained = step.after.player(player).life > step.before.player(player).life
+    paid = isinstance(step.action, a.TapForMana) or gained
+    return b is not None and c is not None and not b.tapped and c.tapped and paid
+
+
 def view(obs: Observation, pid: str) -> PermanentView | None:
     try:
         return obs.permanent(pid)

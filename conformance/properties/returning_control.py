@@ -15,21 +15,11 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.history import creature_ids, view
+from conformance.properties.history import creature_ids, tap_ability, tapped_for, view
 from conformance.running import Trace
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned
-
-
-def tap_ability(x: a.Action) -> tuple[str, int] | None:
-    """The permanent whose {T} ability `x` activates, and who activates it:
-    `Activate`'s source, or the land of `TapForMana` (a mana ability, 605)."""
-    if isinstance(x, a.Activate):
-        return x.source, x.player
-    if isinstance(x, a.TapForMana):
-        return x.land, x.player
-    return None
 
 
 def lent_while_phased_out(
@@ -116,11 +106,9 @@ def ready_for_whom_it_came_back_to(trace: Trace) -> bool:
         used = tap_ability(step.action)
         if used is not None and came_back.get(used[0]) == used[1] and step.after.refused is None:
             source, player = used
-            b, c = view(step.before, source), view(step.after, source)
-            gained = step.after.player(player).life > step.before.player(player).life
-            paid = isinstance(step.action, a.TapForMana) or gained
+            b = view(step.before, source)
             others_turn = step.before.active != player
-            if others_turn and b and c and b.phased_in and not b.tapped and c.tapped and paid:
+            if others_turn and b is not None and b.phased_in and tapped_for(step, source, player):
                 return True
         for c in step.after.permanents:
             b = view(step.before, c.id)

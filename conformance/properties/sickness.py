@@ -15,13 +15,18 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.history import creature_ids, view, was_out_came_in
+from conformance.properties.history import (
+    creature_ids,
+    tap_ability,
+    tapped_for,
+    view,
+    was_out_came_in,
+)
 from conformance.properties.registry import expect, rule_property, where
 from conformance.properties.returning_control import (
     lent_while_phased_out,
     phases_in_back_to_its_owner,
     ready_for_whom_it_came_back_to,
-    tap_ability,
 )
 from conformance.running import Step, Trace
 from conformance.setup import Duration, Permanent, Setup
@@ -86,11 +91,7 @@ def _sick_after_phasing_in_then_tapped(trace: Trace) -> bool:
         used = tap_ability(step.action)
         if used is None or used not in refused or step.after.refused is not None:
             continue
-        source, player = used
-        b, c = view(step.before, source), view(step.after, source)
-        gained = step.after.player(player).life > step.before.player(player).life
-        paid = isinstance(step.action, a.TapForMana) or gained
-        if b and c and not b.tapped and c.tapped and paid:
+        if tapped_for(step, *used):
             return True
     return False
 
@@ -199,14 +200,11 @@ def _shown_sick_then_ready(trace: Trace) -> bool:
         for pid, player in _moved(x):
             if (type(x), pid, player) not in refused:
                 continue
-            b, c = view(step.before, pid), view(step.after, pid)
             if isinstance(x, a.DeclareAttackers):
+                c = view(step.after, pid)
                 if c is not None and c.attacking:
                     return True
-                continue
-            gained = step.after.player(player).life > step.before.player(player).life
-            paid = isinstance(x, a.TapForMana) or gained
-            if b and c and not b.tapped and c.tapped and paid:
+            elif tapped_for(step, pid, player):
                 return True
     return False
 
