@@ -1,7 +1,8 @@
 """The phase.rs adapter plays what the reference engine plays, in the
 situations where its driving once made it refuse or fail: a spell cast right
 after a concession (timing, 104.3a, 704.3), a player who would draw from an
-empty library (704.5b, which the suite's scenarios don't model), and a
+empty library (704.5b, which the suite's scenarios don't model), also in
+the middle of an action, and a
 Destroy answered by the controller of a target that is gone.
 """
 
@@ -62,6 +63,54 @@ SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
         Scenario(
             Setup(permanents=tuple(creature(f"c{i}") for i in range(6))),
             (*[a.DrawPerCreature(0)] * 4, a.PassTurn(), a.PassTurn()),
+        ),
+        [False] * 6,
+    ),
+    # Player 1's "if an opponent would gain life, you draw that many cards
+    # instead" makes player 0's gain of 10 (their life total becoming 30,
+    # 119.5) 10 cards, more than a library is dealt: the game is dealt
+    # again with more, and played again.
+    "a replacement draws more than a library holds": (
+        Scenario(
+            Setup(
+                permanents=(
+                    Permanent(
+                        "g",
+                        owner=1,
+                        controller=1,
+                        types=("enchantment",),
+                        abilities=("gain_to_draw",),
+                    ),
+                )
+            ),
+            (a.PassTurn(), a.PassTurn(), a.SetLife(0, 30), a.PassTurn()),
+        ),
+        [False] * 4,
+    ),
+    # Dealt again at the last gain, the game decks player 1 out at the one
+    # before it (their library is refilled at other times): it is dealt
+    # again once more.
+    "replacements draw past a library dealt again": (
+        Scenario(
+            Setup(
+                permanents=(
+                    Permanent(
+                        "g",
+                        owner=1,
+                        controller=1,
+                        types=("enchantment",),
+                        abilities=("gain_to_draw",),
+                    ),
+                )
+            ),
+            (
+                a.GainLife(0, 3),
+                a.PhaseOut(1, ("g",)),
+                a.GainLife(0, 3),
+                a.PassTurn(),
+                a.GainLife(0, 3),
+                a.GainLife(0, 1),
+            ),
         ),
         [False] * 6,
     ),

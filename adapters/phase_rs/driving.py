@@ -77,6 +77,8 @@ class Driver:
         self.conceded: list[int] = []
         #: The state last exported or loaded, while no move followed.
         self._exported: dict[str, Any] | None = None
+        #: What the engine waits for, while no move followed (`waiting`).
+        self._waiting: dict[str, Any] | None = None
         #: The copy of each card `ensure_in_hand` gave each player, by
         #: (player, card name), to give back by a move once it is used.
         self.given: dict[tuple[int, str], int] = {}
@@ -95,11 +97,11 @@ class Driver:
     def load(self, exported: dict[str, Any]) -> None:
         """Resume the game from `exported` (a `snapshot`, or an edited one)."""
         self.game = self.database.load_game(exported)
-        self._exported = exported
+        self._exported, self._waiting = exported, None
 
     def apply(self, seat: int, move: Any) -> list[dict[str, Any]]:
         self.before_concessions, self.conceded = None, []
-        self._exported = None
+        self._exported = self._waiting = None
         events = list(self.game.apply(seat, move).events)
         self.events += events
         for e in events:
@@ -109,7 +111,11 @@ class Driver:
         return events
 
     def waiting(self) -> dict[str, Any]:
-        return self.game.waiting_for()
+        """What the engine waits for; asked once between moves, since the
+        driver asks it several times a move."""
+        if self._waiting is None:
+            self._waiting = self.game.waiting_for()
+        return self._waiting
 
     def seat_to_act(self) -> int:
         data = self.waiting().get("data") or {}
@@ -245,10 +251,15 @@ class Driver:
         obj = None if oid is None else lookup(self.game, oid)
         if obj is None or obj["zone"] not in ("Graveyard", "Library"):
             return False
-        move = {"object_id": oid, "to_zone": "Hand", "simulate": False}
-        self.game.apply(seat, {"type": "Debug", "data": {"type": "MoveToZone", "data": move}})
-        self._exported = None
+        self._move(seat, oid, "Hand")
         return True
+
+    def _move(self, seat: int, oid: int, zone: str) -> None:
+        """Move object `oid` to `zone` by the engine's debug move, for the
+        supply only. Its events are not the game's: they are not kept."""
+        move = {"object_id": oid, "to_zone": zone, "simulate": False}
+        self.game.apply(seat, {"type": "Debug", "data": {"type": "MoveToZone", "data": move}})
+        self._exported = self._waiting = None
 
     def restock(self, seats: Iterable[int], draws: int) -> None:
         """Before an action that may draw `draws` cards for a player, give
@@ -260,16 +271,23 @@ class Driver:
         engine doesn't have. Nor do the suite's hands have a maximum size:
         drawn filler would otherwise be discarded in cleanup (514.1), which
         in phase.rs also loses the "whenever this phases in" triggers of the
-        next untap step. A setup edit, at a quiet moment; nothing observed
-        changes (draws are counted from events)."""
+        next untap step. The engine's debug moves, at a quiet moment, or a
+        setup edit while concessions may be replayed from the position
+        before them (`give_priority`); nothing observed changes (draws are
+        counted from events)."""
+        players = {s: self.game.player(s) for s in seats}
         low = [
             s
-            for s in seats
-            if len(self.game.player(s)["library"]) < draws
-            or len(self.game.player(s)["hand"]) > MAX_HAND_SIZE
+            for s, player in players.items()
+            if len(player["library"]) < draws or len(player["hand"]) > MAX_HAND_SIZE
         ]
-        if low:
+        if low and self.before_concessions is not None:
             self._edit(lambda state: _restock(state, low))
+        else:
+            for seat in low:
+                for oid in players[seat]["hand"] + players[seat]["graveyard"]:
+                    if self.game.object(oid)["name"] in SUPPLY:
+                        self._move(seat, oid, "Library")
 
     def _edit(self, change: Callable[[dict[str, Any]], None]) -> None:
         """Apply `change` to the exported state and load it back; also to

@@ -136,10 +136,11 @@ class PhaseRsEngine:
     def start_scenario(self, scenario: Scenario) -> PhaseRsGame:
         """A game in `scenario`'s position, with the cards its actions will
         need in their players' libraries (`supply`): each first cast is then
-        a move of the engine instead of an export and a load of the game."""
+        a move of the engine instead of an export and a load of the game,
+        and the filler its draws will need."""
         from adapters.phase_rs.game import PhaseRsGame
         from adapters.phase_rs.position import setup_problems
-        from adapters.phase_rs.supply import spells_for
+        from adapters.phase_rs.supply import filler_for, spells_for
 
         setup = scenario.setup
         missing = sorted(c.value for c in setup.capabilities() - self.capabilities)
@@ -147,4 +148,4 @@ class PhaseRsEngine:
         problems += setup_problems(setup)
         if problems:
             raise ValueError("phase-rs can't set up this position: " + "; ".join(problems))
-        return PhaseRsGame(setup, spells_for(scenario))
+        return PhaseRsGame(setup, spells_for(scenario), filler_for(scenario))

@@ -10,6 +10,7 @@ upkeep and draw.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -18,22 +19,41 @@ from adapters.phase_rs import cards
 from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.observing import Reader, lookup, phased_in_on_battlefield
 from adapters.phase_rs.players import PlayerActions
-from adapters.phase_rs.position import build
+from adapters.phase_rs.position import FILLER_CARDS, build
 from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.legality import check_setup
 from conformance.observation import Observation, PermanentView
 from conformance.setup import Setup
 
+#: The most filler cards a library is dealt again with (`PhaseRsGame.perform`):
+#: a player who draws more in one action decks out in phase.rs alone.
+MAX_FILLER = 1024
+
 
 class PhaseRsGame:
     """Implements `adapters.protocol.Game` for phase.rs."""
 
-    def __init__(self, setup: Setup, stock: Iterable[tuple[int, cards.CardSpec]] = ()) -> None:
-        """The game in the position `setup`, with the cards of `stock` in
-        their players' libraries (`supply`)."""
+    def __init__(
+        self,
+        setup: Setup,
+        stock: Iterable[tuple[int, cards.CardSpec]] = (),
+        filler: int = FILLER_CARDS,
+    ) -> None:
+        """The game in the position `setup`, with `filler` filler cards and
+        the cards of `stock` in their players' libraries (`supply`)."""
         check_setup(setup)
-        position = build(setup, stock)
+        self.setup, self.stock = setup, tuple(stock)
+        #: Each action performed, with what was observed after it, to play
+        #: again if the game is dealt again (`_redeal`).
+        self.played: list[tuple[a.Action, Observation]] = []
+        self._deal(filler)
+
+    def _deal(self, filler: int) -> None:
+        """Start the game afresh with `filler` filler cards in each library."""
+        setup = self.setup
+        position = build(setup, self.stock, filler)
+        self.filler = filler
         self.driver = Driver(position.database, position.game, setup.active)
         self.driver.given.update(position.stocked)
         self.reader = Reader(position.ids, setup.players)
@@ -62,21 +82,72 @@ class PhaseRsGame:
     # The protocol.
 
     def perform(self, action: a.Action) -> Observation:
+        """Play `action`. The suite's players have no libraries (the
+        reference engine's draw from nothing), phase.rs's have a few cards:
+        if a player lost in the action for drawing from their empty library
+        (704.5b), the game is dealt again with more and played again to
+        here."""
+        observation, short = self._perform(action)
+        while short and self.filler < MAX_FILLER:
+            short = self._redeal(max(2 * self.filler, self.filler + 2 * short))
+            if not short:
+                observation, short = self._perform(action)
+        self.played.append((action, observation))
+        return observation
+
+    def _perform(self, action: a.Action) -> tuple[Observation, int]:
+        """Play `action`; also, if a player lost in it for drawing from
+        their empty library, how many cards they drew (`_decked_out`)."""
         play = self._play.get(type(action))
         if play is None:
-            return self.observe(
-                f"phase-rs adapter can't play {type(action).__name__} (capability missing)"
-            )
+            missing = f"phase-rs adapter can't play {type(action).__name__} (capability missing)"
+            return self.observe(missing), 0
         if self.driver.game_over():
-            return self.observe("the game is over")
-        # The most one action draws for a player: a card for each creature
-        # they control (every permanent, at most), or one.
+            return self.observe("the game is over"), 0
         in_game = set(range(self.reader.players)) - self.reader.left_game(self.driver.game)
-        self.driver.restock(sorted(in_game), len(self.reader.ids) + 1)
+        self.driver.restock(sorted(in_game), _draws(action, len(self.reader.ids)))
+        start = len(self.driver.events)
         refused = play(action)
         if refused is None:
             self.driver.settle()
-        return self.observe(refused)
+        short = self._decked_out(self.driver.events[start:])
+        return self.observe(refused), short
+
+    def _decked_out(self, events: list[dict[str, Any]]) -> int:
+        """The most cards drawn in `events` by a player who lost in them for
+        drawing from their empty library (704.5b), at least 1; 0 if none
+        did."""
+        drawn = Counter(e["data"]["player_id"] for e in events if e["type"] == "CardDrawn")
+        return max(
+            (
+                max(drawn[p], 1)
+                for p in {e["data"]["player_id"] for e in events if e["type"] == "PlayerLost"}
+                if self.driver.game.player(p).get("drew_from_empty_library")
+            ),
+            default=0,
+        )
+
+    def _redeal(self, filler: int) -> int:
+        """Deal the game again with `filler` cards in each library and play
+        the actions so far again; if a player decks out in one of them (the
+        libraries are refilled at other times), stop there and return how
+        many cards they drew (`_decked_out`). phase.rs plays the same game
+        from the same position, so each is observed as before; a refusal's
+        reason may name other object ids, not whether it was refused."""
+        self._deal(filler)
+        self.observe()
+        for action, seen in self.played:
+            again, short = self._perform(action)
+            if short:
+                return short
+            if replace(again, refused=again.refused is None) != replace(
+                seen, refused=seen.refused is None
+            ):
+                raise RuntimeError(
+                    f"phase.rs played {type(action).__name__} otherwise when dealt {filler} "
+                    "filler cards a library"
+                )
+        return 0
 
     def observe(self, refused: str | None = None) -> Observation:
         game = self.driver.game
@@ -308,3 +379,14 @@ class PhaseRsGame:
         if refused is None:
             self.driver.concede(action.player)
         return refused
+
+
+def _draws(action: a.Action, permanents: int) -> int:
+    """The cards a player may draw in `action` before anything draws them
+    more than the scenario asks: a card for each creature they control
+    (every permanent, at most), or one (a draw step, a spell's "draw a
+    card"). A replacement drawing "that many cards" may draw more; then the
+    game is dealt again (`PhaseRsGame.perform`)."""
+    if isinstance(action, a.DrawPerCreature | a.DrawPerEntered):
+        return permanents + 1
+    return 1

@@ -38,9 +38,13 @@ from conformance.setup import (
     SkipUntap,
 )
 
-#: Filler cards in each library: more than one action draws on a board of
-#: `strategies` (at most one per permanent), for several draw steps.
-FILLER_CARDS = 10
+#: Filler cards in each library as a game starts. Few: phase.rs's moves,
+#: exports and loads slow down with every object in the game, library
+#: cards included, more than in proportion (benchmarks/findings.md). The
+#: driver refills a library before an action that may draw from it
+#: (`Driver.restock`), and a game whose player drew more than their whole
+#: library in one action is dealt again with more (`PhaseRsGame.perform`).
+FILLER_CARDS = 3
 #: Counter kinds the engine spells differently from the suite.
 COUNTER_TO_ENGINE = {"+1/+1": "P1P1", "-1/-1": "M1M1"}
 COUNTER_FROM_ENGINE = {v: k for k, v in COUNTER_TO_ENGINE.items()}
@@ -93,13 +97,16 @@ def setup_problems(setup: Setup) -> list[str]:
     ]
 
 
-def build(setup: Setup, stock: Iterable[tuple[int, CardSpec]] = ()) -> Position:
+def build(
+    setup: Setup, stock: Iterable[tuple[int, CardSpec]] = (), filler: int = FILLER_CARDS
+) -> Position:
     """Start a phase.rs game in the position `setup` describes (legal, and
-    free of `setup_problems`), with a copy of each card of `stock` at the
-    bottom of its seat's library (`supply`)."""
+    free of `setup_problems`), with `filler` filler cards in each library
+    and a copy of each card of `stock` at the bottom of its seat's library
+    (`supply`)."""
     cards = {p.id: permanent_card(p) for p in setup.permanents}
     database = card_database(PLAYED_CARDS)
-    exported = json.loads(_filler_game(setup.players, setup.active))
+    exported = json.loads(_filler_game(setup.players, setup.active, filler))
     state = exported["state"]
     ids = _place_cards(state, setup, cards)
     for p in setup.permanents:
@@ -110,14 +117,14 @@ def build(setup: Setup, stock: Iterable[tuple[int, CardSpec]] = ()) -> Position:
     return Position(database, database.load_game(exported), ids, stocked)
 
 
-@lru_cache(maxsize=16)
-def _filler_game(players: int, first_player: int) -> str:
+@lru_cache(maxsize=32)
+def _filler_game(players: int, first_player: int, filler: int) -> str:
     """A new game of `players` players, `first_player` first, whose decks
-    hold only filler, past the opening hands, with every hand empty and its
-    history forgotten, as exported JSON text. It is the same for every setup
-    of these players: made once, it saves each build a new game and an
-    export, about half of its time."""
-    decks = [[FILLER.name] * FILLER_CARDS] * players
+    hold only `filler` filler cards each, past the opening hands, with
+    every hand empty and its history forgotten, as exported JSON text. It
+    is the same for every setup of these players: made once, it saves each
+    build a new game and an export, about half of its time."""
+    decks = [[FILLER.name] * filler] * players
     game = card_database(frozenset([FILLER])).new_game(
         decks[0],
         decks[1],

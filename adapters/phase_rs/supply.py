@@ -1,5 +1,6 @@
 """The cards a scenario's actions will give its players (the spells they
-cast, the keepsakes a discard finds), known before the game starts
+cast, the keepsakes a discard finds, the filler they draw), known before
+the game starts
 (`PhaseRsEngine.start_scenario`), so that `position.build` can put a copy of
 each at the bottom of its player's library, from where the driver moves it
 to their hand by the engine's debug move (`Driver.ensure_in_hand`).
@@ -23,6 +24,7 @@ from __future__ import annotations
 from adapters.phase_rs import cards
 from adapters.phase_rs import player_cards as pc
 from adapters.phase_rs.cards import CardSpec
+from adapters.phase_rs.position import FILLER_CARDS
 from conformance import actions as a
 from conformance.actions import Action
 from conformance.scenario import Scenario
@@ -41,6 +43,19 @@ def spells_for(scenario: Scenario) -> list[tuple[int, CardSpec]]:
             if spell is not None and (seat, spell) not in wanted:
                 wanted.append((seat, spell))
     return wanted
+
+
+def filler_for(scenario: Scenario) -> int:
+    """The filler cards each library is dealt for `scenario`: `FILLER_CARDS`,
+    or where a player draws a card for each creature they control, enough
+    for every permanent it may have (the setup's and the tokens created),
+    so that the first such draw doesn't deck them out and deal the game
+    again (`PhaseRsGame.perform`)."""
+    actions = scenario.actions
+    if not any(isinstance(x, a.DrawPerCreature | a.DrawPerEntered) for x in actions):
+        return FILLER_CARDS
+    tokens = sum(isinstance(x, a.CreateToken) for x in actions)
+    return max(FILLER_CARDS, len(scenario.setup.permanents) + tokens + 1)
 
 
 def _casts(
