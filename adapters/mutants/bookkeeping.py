@@ -123,6 +123,43 @@ class UntilNotEndedByLeavingGame(Rules):
 
 
 @mutant(
+    "leaver-releases-what-they-controlled",
+    "610.4",
+    'a player leaving the game releases what waits "until" any permanent they owned or '
+    "controlled leaves: a source they only controlled goes back to its owner and stays, yet "
+    "what waited for it phases in",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class LeaverReleasesWhatTheyControlled(Rules):
+    """Collects the leaver's permanents by controller as well as by owner
+    for the "until" links it ends."""
+
+    def leave_game(self, player: int) -> None:
+        controlled = [c for c in self.state.in_play() if c.controller == player]
+        super().leave_game(player)
+        with self.state.waiting_index():
+            for card in controlled:
+                self.release_until(card)
+
+
+@mutant(
+    "exile-of-leavers-permanent-releases-nothing",
+    "610.4",
+    "a permanent exiled because the player who left still controlled it (800.4a, 800.4c) goes "
+    'through the engine\'s left-the-game path, which ends no "until": what waited for it to '
+    "leave the battlefield never phases in",
+    kills=("phased_out_until_waits_for_its_source",),
+)
+class ExileOfLeaversPermanentReleasesNothing(Rules):
+    """Moves what a player who left still controls to exile without the
+    "until" bookkeeping of its other zone changes (the reference engine
+    exiles nothing else)."""
+
+    def leave_battlefield(self, card: Card, zone: str, release: bool = True) -> None:
+        super().leave_battlefield(card, zone, release and zone != "exile")
+
+
+@mutant(
     "until-token-source-forgotten",
     "610.4",
     'a token ceases to exist as it leaves, and its "until" links are dropped with it: what '

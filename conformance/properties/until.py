@@ -106,9 +106,12 @@ def _source_left_it_came_in(trace: Trace) -> bool:
     scenarios=lambda caps: plans.planned_scenarios(
         # Tokens too: a token source ceases to exist as it leaves (704.5d);
         # a source may die of damage (704.5g) or leave the game with its
-        # owner (800.4a).
+        # owner (800.4a). Or its controller, who doesn't own it, leaves: it
+        # goes back to its owner and stays, or is exiled if it entered
+        # under them (800.4a).
         focus(caps, *_UNTIL, C.TOKENS, C.DAMAGE_MARKED, C.MULTIPLAYER, C.LEAVE_GAME),
         plans.until_then_source,
+        plan_only=focus(caps, C.CONTROL_CHANGE, C.DEFAULT_CONTROLLER),
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,
         max_actions=5,
@@ -123,7 +126,11 @@ def phased_out_until_waits_for_its_source(trace: Trace) -> None:
     """A permanent that phased out "until S leaves the battlefield" doesn't
     phase in at untap steps while S is there, and phases in as soon as S
     leaves; after that it waits for nothing: phased out again, it phases in
-    at the untap step of the player it phased out under."""
+    at the untap step of the player it phased out under. About half the
+    multiplayer examples start with a concession by a player who controls
+    S without owning it (800.4a): by a control effect, which ends, so S
+    goes back to its owner and is still there; or because S entered under
+    them, so S is exiled, which is leaving the battlefield."""
     for step, pid, source, c, s in _waiting(trace):
         at = f"{where(trace, step)}, {pid} (phased out until {source} leaves)"
         if s is not None and s.phased_in:

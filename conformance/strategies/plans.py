@@ -21,6 +21,7 @@ from conformance.legality import setup_problems
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Permanent, Setup
 from conformance.strategies._draw import Caps, composite, integer, maybe, pick
+from conformance.strategies.leavers import can_control_without_owning, controlled_by_a_leaver
 from conformance.strategies.players import new_id, with_permanents
 from conformance.strategies.plays import ACTION_KINDS, action_lists
 from conformance.strategies.positions import SIMPLE_DURATIONS, setups
@@ -184,7 +185,8 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     then S is destroyed, or dies of damage, or leaves the game with its
     owner, or phases out or stays, and turns pass up to X's controller's untap step (phasing out is
     not leaving: X doesn't phase in there); later X may be phased out
-    again."""
+    again. Or S, another player's, is first controlled by a player who
+    concedes (`leavers.controlled_by_a_leaver`)."""
     # Any two unattached permanents, phased in for the plan if they weren't.
     ids = [p.id for p in setup.permanents if p.attached_to is None]
     if len(ids) < 2:
@@ -200,10 +202,17 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         if q not in (setup.active, _owner(setup, x), _controller(setup, x))
     ]
     leaver = None
-    if C.LEAVE_GAME in caps and setup.players > 2 and leavers and maybe(draw):
+    concede = C.LEAVE_GAME in caps and setup.players > 2 and bool(leavers)
+    first: tuple[a.Action, ...] = ()
+    if concede and can_control_without_owning(caps) and not maybe(draw):
+        # Or S is another player's, controlled by a leaver who concedes
+        # first; S, back with its owner, may then leave as below (800.4a).
+        # The first choice, in about half the multiplayer examples.
+        setup, first = controlled_by_a_leaver(draw, setup, caps, source, x, pick(draw, leavers))
+    elif concede and maybe(draw):
         leaver = pick(draw, leavers)
         setup = _owned_by(setup, source, leaver)
-    player = _controller(setup, source)
+    player = _owner(setup, source) if first else _controller(setup, source)
     leaves: list[a.Action | None] = [
         a.Destroy(player, source),
         a.DestroyAll(player),
@@ -223,7 +232,8 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         owed = setup.turns_until(_controller(setup, x))
         turns = integer(draw, owed, setup.players)
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
-    played = (a.PhaseOutUntil(player, source, x), *([] if then is None else [then]))
+    first = first or (a.PhaseOutUntil(player, source, x),)
+    played = (*first, *([] if then is None else [then]))
     return setup, (*played, *(a.PassTurn(),) * turns, *again)
 
 
