@@ -167,13 +167,18 @@ CASES = {
             a.PassTurn(),
         ),
     ),
+    "what_waited_is_back_before_the_rest_of_the_spell": scenario(
+        SOURCE,
+        Permanent("p2", 1, 1, ("enchantment",), abilities=("draw_to_life",)),
+        actions=(a.PhaseOutUntil(0, "p1", "p2"), a.Destroy(0, "p1")),
+    ),
 }
 
 
 def test_every_property_of_the_area_has_a_case() -> None:
     modules = {
         f"conformance.properties.{m}"
-        for m in ("attachments", "unattached", "durations", "limited", "until")
+        for m in ("attachments", "unattached", "durations", "limited", "until", "until_released")
     }
     mine = {n for n, p in REGISTRY.items() if p.check.__module__ in modules}
     assert mine == set(CASES)

@@ -9,6 +9,7 @@ from adapters.mutants import mutant
 from adapters.reference import Rules
 from adapters.reference.editions import without_limited_effects
 from adapters.reference.state import Card, Timed
+from conformance import actions as a
 from conformance.setup import BoostEffect, ControlEffect, Duration, PhasedOut
 
 
@@ -251,3 +252,32 @@ class UntilReleasedOnlyByDestroySpells(Rules):
     def release_until(self, source: Card) -> None:
         if not self.in_sba:
             super().release_until(source)
+
+
+@mutant(
+    "until-release-after-spell-resolves",
+    "610.4",
+    "what phased out until a permanent leaves phases in as a delayed trigger: when a spell "
+    "destroys that permanent, only once the spell has finished resolving, after its draw",
+    kills=("what_waited_is_back_before_the_rest_of_the_spell",),
+)
+class UntilReleaseAfterSpellResolves(Rules):
+    """Queues the sources that left while a Destroy spell resolves and
+    releases what waited for them after the spell, not within it."""
+
+    left: list[Card] | None = None
+
+    def destroy_target(self, action: a.Destroy) -> None:
+        self.left = []
+        try:
+            super().destroy_target(action)
+        finally:
+            left, self.left = self.left, None
+        for source in left:
+            super().release_until(source)
+
+    def release_until(self, source: Card) -> None:
+        if self.left is None:
+            super().release_until(source)
+        else:
+            self.left.append(source)

@@ -35,6 +35,7 @@ from conformance.properties import (  # noqa: F401
     unprevented,
     untap,
     until,
+    until_released,
     upkeep,
     waiting,
 )
