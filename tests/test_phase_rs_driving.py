@@ -33,6 +33,15 @@ def creature(pid: str, **fields: Any) -> Permanent:
     return Permanent(pid, power=1, toughness=1, **fields)
 
 
+#: Player 1 controls "if an opponent would gain life, you draw that many
+#: cards instead" (`g`).
+GAIN_TO_DRAW = Setup(
+    permanents=(
+        Permanent("g", owner=1, controller=1, types=("enchantment",), abilities=("gain_to_draw",)),
+    )
+)
+
+
 #: Each scenario with, per action, whether the reference refuses it.
 SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
     # The Aura on the leaver goes to the graveyard (704.5m) only where a
@@ -72,17 +81,7 @@ SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
     # again with more, and played again.
     "a replacement draws more than a library holds": (
         Scenario(
-            Setup(
-                permanents=(
-                    Permanent(
-                        "g",
-                        owner=1,
-                        controller=1,
-                        types=("enchantment",),
-                        abilities=("gain_to_draw",),
-                    ),
-                )
-            ),
+            GAIN_TO_DRAW,
             (a.PassTurn(), a.PassTurn(), a.SetLife(0, 30), a.PassTurn()),
         ),
         [False] * 4,
@@ -92,17 +91,7 @@ SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
     # again once more.
     "replacements draw past a library dealt again": (
         Scenario(
-            Setup(
-                permanents=(
-                    Permanent(
-                        "g",
-                        owner=1,
-                        controller=1,
-                        types=("enchantment",),
-                        abilities=("gain_to_draw",),
-                    ),
-                )
-            ),
+            GAIN_TO_DRAW,
             (
                 a.GainLife(0, 3),
                 a.PhaseOut(1, ("g",)),
