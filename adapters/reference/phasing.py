@@ -43,11 +43,19 @@ class PhasingRules:
         are fixed first, so nothing does both in one step."""
         going_out: list[Card] = []
         coming_in: list[Card] = []
-        # One pass over the battlefield: this is the hot path of the untap step
-        # (the zone test is `Card.on_battlefield`, inlined; the rule hooks are
-        # looked up once, not per card).
+        index: dict[str | int, list[Card]] = {}
+        # One pass over the cards: this is the hot path of the untap step (the
+        # zone test is `Card.on_battlefield`, inlined; the rule hooks are
+        # looked up once, not per card). It also builds the attachment index
+        # (`attachment_index`, 702.26g): on big boards a second pass cost more.
         phases_out, phases_in = self.phases_out_in_untap, self.phases_in_in_untap
         for card in self.state.cards.values():
+            host = card.attached_to
+            if host is not None:
+                if host in index:
+                    index[host].append(card)
+                else:
+                    index[host] = [card]
             if card.zone != "battlefield":
                 continue
             if card.phased_out is None:
@@ -58,7 +66,7 @@ class PhasingRules:
             elif phases_in(card, player):
                 coming_in.append(card)
         self.state.released.clear()
-        with self.state.attachment_index():
+        with self.state.attachment_index(index):
             self.phase_out(going_out)
             self.phase_in(coming_in)
 
@@ -87,22 +95,26 @@ class PhasingRules:
         """Phase `roots` out directly, and everything attached to them
         indirectly (702.26g); something phasing out both ways at once phases
         out indirectly (702.26h)."""
-        with self.state.attachment_index():
-            # `Card.phased_in`, inlined: a big phasing event has many roots.
-            group = self.state.with_attachments(
-                [c for c in roots if c.zone == "battlefield" and c.phased_out is None]
-            )
+        # `Card.phased_in`, inlined: a big phasing event has many roots.
+        group = self.state.with_attachments(
+            [c for c in roots if c.zone == "battlefield" and c.phased_out is None]
+        )
         # The hot path of a big phasing event: hooks and methods looked up
-        # once, not per card.
+        # once, not per card, and the two statuses of each player made once
+        # (a `_status` call per card, which hashes its arguments, cost as much
+        # as the rest of the loop without the event).
         report = self.state.events.append
         removed_from_combat = self.removed_from_combat
+        players = range(self.state.players)
+        indirectly = [_status("indirect", player, None) for player in players]
+        directly = [_status("direct", player, until) for player in players]
         for card in group.values():
             if card.attached_to in group:
-                card.phased_out = _status("indirect", card.controller, None)
+                card.phased_out = indirectly[card.controller]
                 removed_from_combat(card)
                 report(Event("phased_out", card.id, "indirect"))
             else:
-                card.phased_out = _status("direct", card.controller, until)
+                card.phased_out = directly[card.controller]
                 removed_from_combat(card)
                 report(Event("phased_out", card.id, "direct"))
             if card.abilities:  # most permanents have none: no call
@@ -142,10 +154,26 @@ class PhasingRules:
         state.events.append(Event("phased_in", card.id))
         if card.abilities:
             self.phase_trigger(card, "phases_in")
-        if state.attached is not None and card.id not in state.attached:
-            return  # the index says nothing is attached to it: no call
-        for attached in state.attachments_of(card.id):
-            if attached.phased_out is not None and attached.phased_out.cause == "indirect":
+        index = state.attached
+        if index is None:
+            candidates: Iterable[Card] = state.attachments_of(card.id)
+        elif card.id in index:
+            candidates = index[card.id]
+        else:
+            return  # the index says nothing is attached to it
+        for attached in candidates:
+            # On the battlefield and attached to it, as `attachments_of`
+            # checks (inlined: `phase_in` keeps the index open, and a call and
+            # a list per host cost more than the checks). Phasing in moves
+            # nothing and what comes back with its host stays attached
+            # (702.26g), so checking as we go is checking first.
+            out = attached.phased_out
+            if (
+                attached.zone == "battlefield"
+                and attached.attached_to == card.id
+                and out is not None
+                and out.cause == "indirect"
+            ):
                 self.phase_in_with_attachments(attached)
 
     def reattach(self, card: Card) -> None:

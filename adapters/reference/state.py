@@ -154,40 +154,53 @@ class GameState:
 
     def with_attachments(self, roots: list[Card]) -> dict[str, Card]:
         """`roots` and, over and over, the phased-in cards attached to them,
-        by id (702.26g: what phases out with its host). With the index open,
-        only the cards it lists as hosts are looked into: on a big board,
-        most cards of a phasing event have nothing attached."""
-        attached = self.attached
-        group = {card.id: card for card in roots}
-        hosts = [c for c in roots if attached is None or c.id in attached]
-        while hosts:
-            # On the battlefield, as `attachments_of` gives: phased in if
-            # not phased out.
-            for card in self.attachments_of(hosts.pop().id):
-                if card.phased_out is None and card.id not in group:
-                    group[card.id] = card
-                    if attached is None or card.id in attached:
-                        hosts.append(card)
+        by id (702.26g: what phases out with its host). Only the cards the
+        attachment index lists as hosts are looked into: on a big board, most
+        cards of a phasing event have nothing attached."""
+        with self.attachment_index() as attached:
+            group = {card.id: card for card in roots}
+            hosts = [card.id for card in roots if card.id in attached]
+            while hosts:
+                host = hosts.pop()
+                # `attachments_of`, inlined (a call and a list per host): on
+                # the battlefield and attached to it, and phased in.
+                for card in attached[host]:
+                    if (
+                        card.zone == "battlefield"
+                        and card.attached_to == host
+                        and card.phased_out is None
+                        and card.id not in group
+                    ):
+                        group[card.id] = card
+                        if card.id in attached:
+                            hosts.append(card.id)
         return group
 
     @contextmanager
-    def attachment_index(self) -> Iterator[None]:
+    def attachment_index(
+        self, built: dict[str | int, list[Card]] | None = None
+    ) -> Iterator[dict[str | int, list[Card]]]:
         """Within the block, `attachments_of` looks in an index built by one
         scan instead of scanning every card per call, which made a phasing
         event O(n²) on big boards. Only for code that attaches nothing new, as
         phasing never does (702.26g, 702.26i): each lookup still checks its
         candidates, so a card that leaves or becomes unattached meanwhile is
-        left out, but one that became attached to a new host would be missed."""
+        left out, but one that became attached to a new host would be missed.
+        The block is given the index: every card attached to something, by
+        host, in the order of the cards; `built` is that index if the caller
+        made it in a pass of its own (the phasing event's)."""
         if self.attached is not None:
-            yield
+            yield self.attached
             return
-        index: dict[str | int, list[Card]] = {}
-        # Filter first: on a big board most cards are attached to nothing.
-        for card in [c for c in self.cards.values() if c.attached_to is not None]:
-            index.setdefault(card.attached_to, []).append(card)  # type: ignore[arg-type]
+        index = built
+        if index is None:
+            index = {}
+            # Filter first: on a big board most cards are attached to nothing.
+            for card in [c for c in self.cards.values() if c.attached_to is not None]:
+                index.setdefault(card.attached_to, []).append(card)  # type: ignore[arg-type]
         self.attached = index
         try:
-            yield
+            yield index
         finally:
             self.attached = None
 
