@@ -26,7 +26,14 @@ from conformance.properties.history import (
 from conformance.properties.players import draws
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import Ability, ControlEffect, Permanent, PhasedOut, Setup
+from conformance.setup import (
+    LIFE_REPLACEMENTS,
+    Ability,
+    ControlEffect,
+    Permanent,
+    PhasedOut,
+    Setup,
+)
 from conformance.strategies import plans
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.players import new_id, with_permanents
@@ -35,6 +42,8 @@ from conformance.strategies.players import new_id, with_permanents
 #: changes (docs/vocabulary.md): with one, the caster may draw for another
 #: reason than the spell.
 _DRAWING_INSTEAD: tuple[Ability, ...] = ("gain_to_draw", "lose_to_draw")
+#: Every replacement of draws or life (docs/vocabulary.md).
+_REPLACEMENTS = frozenset((*LIFE_REPLACEMENTS, *_DRAWING_INSTEAD))
 
 
 def _released_into_the_draw(trace: Trace) -> Iterator[tuple[Step, a.Destroy, str, int]]:
@@ -111,6 +120,7 @@ def _draw_replaced_by_a_waiter(draw: st.DrawFn, setup: Setup, caps: Caps) -> pla
     Sometimes there is another replacement (`_another_replacement`), or P
     first casts Teferi's Protection, so that their draw is replaced by
     nothing (R2017-replaced-by-life)."""
+    setup = _without_replacements(setup)
     caster = integer(draw, 0, setup.players - 1)
     holder = (caster + 1 + integer(draw, 0, setup.players - 2)) % setup.players
     borrowed = {e.target for e in setup.effects if isinstance(e, ControlEffect)}
@@ -145,21 +155,32 @@ def _draw_replaced_by_a_waiter(draw: st.DrawFn, setup: Setup, caps: Caps) -> pla
     return setup, (*first, a.Destroy(caster, source))
 
 
+def _without_replacements(setup: Setup) -> Setup:
+    """`setup` without the draw and life replacements its permanents drew:
+    the plan adds its own, at most two. Two players each with both "if an
+    opponent would draw a card, that player gains 2 life instead" and "if
+    an opponent would gain life, you draw that many cards instead" make a
+    loop that only 616.1f ends, which is not what 610.4 is about (phase.rs
+    crashes on it)."""
+    cleared = tuple(
+        replace(p, abilities=tuple(x for x in p.abilities if x not in _REPLACEMENTS))
+        for p in setup.permanents
+    )
+    return replace(setup, permanents=cleared)
+
+
 def _another_replacement(draw: st.DrawFn, setup: Setup, caster: int, holder: int) -> Setup:
     """Half the time, `setup` with a new enchantment with another replacement
     of draws or life: the caster's own "if an opponent would draw a card,
-    that player gains 2 life instead" (it doesn't apply to them), Q's "if
-    an opponent would gain life, you draw that many cards instead" (the
-    caster's 2 life become Q's 2 cards, 614.1a), or the caster's (they may
-    then draw as another player gains life: `_released_into_the_draw`
-    leaves that out)."""
+    that player gains 2 life instead" (it doesn't apply to them), or Q's
+    "if an opponent would gain life, you draw that many cards instead" (the
+    caster's 2 life become Q's 2 cards, 614.1a). Not the caster's: with it,
+    Q's gains become the caster's draws, which X makes the caster's gains,
+    a chain of replacements (616.1f) that phase.rs crashes on, unrelated to
+    610.4; `_released_into_the_draw` would leave that caster out anyway."""
     if not maybe(draw):
         return setup
-    choices: list[tuple[int, Ability]] = [
-        (caster, "draw_to_life"),
-        (holder, "gain_to_draw"),
-        (caster, "gain_to_draw"),
-    ]
+    choices: list[tuple[int, Ability]] = [(caster, "draw_to_life"), (holder, "gain_to_draw")]
     player, ability = pick(draw, choices)
     made = Permanent(new_id(setup), player, player, ("enchantment",), abilities=(ability,))
     return with_permanents(setup, made)
