@@ -160,8 +160,7 @@ def _without_replacements(setup: Setup) -> Setup:
     the plan adds its own, at most two. Two players each with both "if an
     opponent would draw a card, that player gains 2 life instead" and "if
     an opponent would gain life, you draw that many cards instead" make a
-    loop that only 616.1f ends, which is not what 610.4 is about (phase.rs
-    crashes on it)."""
+    loop that only 616.1f ends, which is not what 610.4 is about."""
     cleared = tuple(
         replace(p, abilities=tuple(x for x in p.abilities if x not in _REPLACEMENTS))
         for p in setup.permanents
@@ -175,9 +174,10 @@ def _another_replacement(draw: st.DrawFn, setup: Setup, caster: int, holder: int
     that player gains 2 life instead" (it doesn't apply to them), or Q's
     "if an opponent would gain life, you draw that many cards instead" (the
     caster's 2 life become Q's 2 cards, 614.1a). Not the caster's: with it,
-    Q's gains become the caster's draws, which X makes the caster's gains,
-    a chain of replacements (616.1f) that phase.rs crashes on, unrelated to
-    610.4; `_released_into_the_draw` would leave that caster out anyway."""
+    Q's gains become the caster's draws, which X makes the caster's gains
+    (where the rules stop: the caster's own replacement doesn't apply to
+    them), a chain phase.rs crashes on, unrelated to 610.4;
+    `_released_into_the_draw` would leave that caster out anyway."""
     if not maybe(draw):
         return setup
     choices: list[tuple[int, Ability]] = [(caster, "draw_to_life"), (holder, "gain_to_draw")]
