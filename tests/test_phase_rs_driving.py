@@ -173,3 +173,19 @@ def test_a_refusal_the_engine_cannot_cancel_is_an_error() -> None:
     assert saved.exported is None and len(game.driver.game.stack()) == 1
     with pytest.raises(DriverError, match="did not cancel"):
         game.driver.restore(0, saved)
+
+
+def test_the_driver_picks_which_of_two_replacements_applies_first() -> None:
+    """Two opponents' "if an opponent would draw a card, that player gains
+    2 life instead" apply to player 0's draws: phase.rs asks player 0 which
+    applies first (616.1), and the driver answers; no card is drawn."""
+    setup = Setup(
+        players=3,
+        active=2,
+        permanents=tuple(
+            Permanent(f"r{p}", p, p, ("enchantment",), abilities=("draw_to_life",)) for p in (1, 2)
+        ),
+    )
+    trace = play(PhaseRsEngine(), Scenario(setup, (a.PassTurn(), a.GainLife(0, 1))))
+    assert [step.after.refused for step in trace.steps] == [None, None]
+    assert trace.steps[-1].after.players[0].cards_drawn == 0

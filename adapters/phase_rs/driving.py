@@ -132,8 +132,9 @@ class Driver:
 
     def answer_prompt(self) -> None:
         """One default answer: pass priority, keep trigger order, no attacks,
-        no blocks, keep the first legend (704.5j), discard filler first
-        (to hand size or to a spell)."""
+        no blocks, keep the first legend (704.5j), apply the first
+        permanent's replacement first (616.1), discard filler first (to hand
+        size or to a spell)."""
         waiting = self.waiting()
         kind, data = waiting["type"], waiting.get("data") or {}
         seat = self.seat_to_act()
@@ -151,6 +152,12 @@ class Driver:
         elif kind == "ChooseLegend":
             # 704.5j: the player keeps one; the suite accepts either choice.
             self.apply(seat, {"type": "ChooseLegend", "data": {"keep": data["candidates"][0]}})
+        elif kind == "ReplacementChoice":
+            # 616.1: the affected player picks which replacement applies
+            # first; the permanent set up first (the lowest object id), as
+            # the reference engine's player does.
+            first = min(range(len(data["candidates"])), key=lambda i: _source(data, i))
+            self.apply(seat, {"type": "ChooseReplacement", "data": {"index": first}})
         elif kind in ("DiscardToHandSize", "DiscardChoice"):
             # 514.1, 701.9a: the discarding player picks, filler first.
             cards = sorted(
@@ -518,6 +525,11 @@ class Driver:
         conceded = [*self.conceded, seat]
         self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})
         self.before_concessions, self.conceded = before, conceded
+
+
+def _source(choice: dict[str, Any], index: int) -> int:
+    """The object id of the source of a `ReplacementChoice`'s candidate."""
+    return int(choice["candidates"][index]["source_id"])
 
 
 def _move_to_hand(state: dict[str, Any], wanted: list[tuple[int, CardSpec]]) -> None:
