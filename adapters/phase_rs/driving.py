@@ -156,7 +156,8 @@ class Driver:
             # 616.1: the affected player picks which replacement applies
             # first; the permanent set up first (the lowest object id), as
             # the reference engine's player does.
-            first = min(range(len(data["candidates"])), key=lambda i: _source(data, i))
+            sources = [int(c["source_id"]) for c in data["candidates"]]
+            first = sources.index(min(sources))
             self.apply(seat, {"type": "ChooseReplacement", "data": {"index": first}})
         elif kind in ("DiscardToHandSize", "DiscardChoice"):
             # 514.1, 701.9a: the discarding player picks, filler first.
@@ -525,11 +526,6 @@ class Driver:
         conceded = [*self.conceded, seat]
         self.apply(seat, {"type": "Concede", "data": {"player_id": seat}})
         self.before_concessions, self.conceded = before, conceded
-
-
-def _source(choice: dict[str, Any], index: int) -> int:
-    """The object id of the source of a `ReplacementChoice`'s candidate."""
-    return int(choice["candidates"][index]["source_id"])
 
 
 def _move_to_hand(state: dict[str, Any], wanted: list[tuple[int, CardSpec]]) -> None:

@@ -20,6 +20,7 @@ from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.observing import Reader, lookup, phased_in_on_battlefield
 from adapters.phase_rs.players import PlayerActions
 from adapters.phase_rs.position import FILLER_CARDS, build
+from adapters.phase_rs.supply import draws
 from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.legality import check_setup
@@ -90,6 +91,13 @@ class PhaseRsGame:
         observation, short = self._perform(action)
         while short and self.filler < MAX_FILLER:
             short = self._redeal(max(2 * self.filler, self.filler + 2 * short))
+            if short and self.filler >= MAX_FILLER:
+                # Stopped in the middle of the actions played again: the
+                # game is no longer where the scenario is.
+                raise RuntimeError(
+                    f"a player draws more than {MAX_FILLER} cards in one action, "
+                    "more than the adapter deals a phase.rs library"
+                )
             if not short:
                 observation, short = self._perform(action)
         self.played.append((action, observation))
@@ -105,7 +113,7 @@ class PhaseRsGame:
         if self.driver.game_over():
             return self.observe("the game is over"), 0
         in_game = set(range(self.reader.players)) - self.reader.left_game(self.driver.game)
-        self.driver.restock(sorted(in_game), _draws(action, len(self.reader.ids)))
+        self.driver.restock(sorted(in_game), draws(action, len(self.reader.ids)))
         start = len(self.driver.events)
         refused = play(action)
         if refused is None:
@@ -140,9 +148,8 @@ class PhaseRsGame:
             again, short = self._perform(action)
             if short:
                 return short
-            if replace(again, refused=again.refused is None) != replace(
-                seen, refused=seen.refused is None
-            ):
+            same_refusal = (again.refused is None) == (seen.refused is None)
+            if not same_refusal or replace(again, refused=None) != replace(seen, refused=None):
                 raise RuntimeError(
                     f"phase.rs played {type(action).__name__} otherwise when dealt {filler} "
                     "filler cards a library"
@@ -379,14 +386,3 @@ class PhaseRsGame:
         if refused is None:
             self.driver.concede(action.player)
         return refused
-
-
-def _draws(action: a.Action, permanents: int) -> int:
-    """The cards a player may draw in `action` before anything draws them
-    more than the scenario asks: a card for each creature they control
-    (every permanent, at most), or one (a draw step, a spell's "draw a
-    card"). A replacement drawing "that many cards" may draw more; then the
-    game is dealt again (`PhaseRsGame.perform`)."""
-    if isinstance(action, a.DrawPerCreature | a.DrawPerEntered):
-        return permanents + 1
-    return 1

@@ -52,10 +52,19 @@ def filler_for(scenario: Scenario) -> int:
     so that the first such draw doesn't deck them out and deal the game
     again (`PhaseRsGame.perform`)."""
     actions = scenario.actions
-    if not any(isinstance(x, a.DrawPerCreature | a.DrawPerEntered) for x in actions):
-        return FILLER_CARDS
-    tokens = sum(isinstance(x, a.CreateToken) for x in actions)
-    return max(FILLER_CARDS, len(scenario.setup.permanents) + tokens + 1)
+    permanents = len(scenario.setup.permanents) + sum(isinstance(x, a.CreateToken) for x in actions)
+    return max([FILLER_CARDS, *(draws(x, permanents) for x in actions)])
+
+
+def draws(action: Action, permanents: int) -> int:
+    """The cards a player may draw in `action` on a board of `permanents`
+    before anything draws them more than the scenario asks: a card for each
+    creature they control (every permanent, at most), or one (a draw step,
+    a spell's "draw a card"). A replacement drawing "that many cards" may
+    draw more; then the game is dealt again (`PhaseRsGame.perform`)."""
+    if isinstance(action, a.DrawPerCreature | a.DrawPerEntered):
+        return permanents + 1
+    return 1
 
 
 def _casts(
