@@ -120,15 +120,19 @@ def untap_phased_in(steps: Sequence[Step]) -> frozenset[str]:
 
 
 def trace_differences(
-    expected: Trace, observed: Trace, unreported: frozenset[str] = frozenset()
+    expected: Trace,
+    observed: Trace,
+    unreported: frozenset[str] = frozenset(),
+    reference: ReferenceEngine | None = None,
 ) -> list[Difference]:
-    """Every difference between two plays of one scenario, each field of
-    each permanent or player once: where it first shows (after that, a
-    state that parted ways goes on differing). Up to the first action whose
+    """Every difference between `reference`'s play `expected` of a scenario
+    (by default today's oracle's) and an engine's, each field of each
+    permanent or player once: where it first shows (after that, a state
+    that parted ways goes on differing). Up to the first action whose
     outcome the rules leave open (`conformance.unsettled`), not from it."""
     tokens = tokens_of(expected.scenario)
     moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
-    settled = settled_steps(expected)
+    settled = settled_steps(expected, reference)
     pairs = zip(settled, observed.steps[: len(settled)], strict=True)
     shield = protected(expected)
     legends = legends_of(expected.scenario.setup)
@@ -158,11 +162,14 @@ def trace_differences(
 
 
 def first_disagreement(
-    expected: Trace, observed: Trace, unreported: frozenset[str] = frozenset()
+    expected: Trace,
+    observed: Trace,
+    unreported: frozenset[str] = frozenset(),
+    reference: ReferenceEngine | None = None,
 ) -> str | None:
-    """How two plays of one scenario differ, one line per difference; None
-    if they agree."""
-    return describe(trace_differences(expected, observed, unreported)) or None
+    """How `reference`'s play and an engine's of one scenario differ, one
+    line per difference; None if they agree."""
+    return describe(trace_differences(expected, observed, unreported, reference)) or None
 
 
 #: Today's oracle; another edition's is passed in (`reference_of`).
@@ -252,7 +259,7 @@ def agreement_machine(
         def unsettled(self) -> bool:
             """The reference engine's play so far reached an action whose
             outcome the rules leave open (`conformance.unsettled`)."""
-            return unsettled_from(self.played_so_far()) is not None
+            return unsettled_from(self.played_so_far(), reference) is not None
 
         def observe(self, what: str, call: Callable[[], Any]) -> Observation:
             return checked_observation(
@@ -305,8 +312,8 @@ def run_agreement(
             except EngineError as e:
                 raise _Stopped(e, scenario) from e
             expected = play(reference, scenario)
-            exercised += compares_a_carried_out_action(expected)
-            shown = trace_differences(expected, observed, unreported)
+            exercised += compares_a_carried_out_action(expected, reference)
+            shown = trace_differences(expected, observed, unreported, reference)
             if any(d.kind not in known for d in shown):
                 keep(shown, scenario)
         while len(found) < MAX_DISTINCT:
@@ -342,11 +349,13 @@ def run_agreement(
     )
 
 
-def compares_a_carried_out_action(expected: Trace) -> bool:
-    """The comparison of the reference engine's play `expected` with an
-    engine's compares an action the reference engine carried out: before
-    any open case (`conformance.unsettled`), not refused."""
-    return any(s.after.refused is None for s in settled_steps(expected))
+def compares_a_carried_out_action(
+    expected: Trace, reference: ReferenceEngine | None = None
+) -> bool:
+    """The comparison of `reference`'s play `expected` with an engine's
+    compares an action the reference engine carried out: before any open
+    case (`conformance.unsettled`), not refused."""
+    return any(s.after.refused is None for s in settled_steps(expected, reference))
 
 
 def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> PropertyResult:
@@ -427,7 +436,7 @@ def _same_disagreement(
     def disagreement(candidate: Scenario) -> list[Difference] | None:
         try:
             shown = trace_differences(
-                play(reference, candidate), play(engine, candidate, timeout), unreported
+                play(reference, candidate), play(engine, candidate, timeout), unreported, reference
             )
         except (EngineError, Inexpressible):
             return None

@@ -11,24 +11,32 @@ properties concerned go on judging the engine there.
 Each case is recognised from what the reference engine showed, with how
 each permanent phased out taken from the scenario's history
 (`phased_out_history`), so every engine's comparison stops at the same
-action.
+action. A player's free pick among replacement effects (readings M) can't
+be seen in what one play showed: it is where the reference engine's play
+parts ways with the same engine's whose players pick otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from adapters.reference import ReferenceEngine, choosing_otherwise
 from conformance import actions as a
 from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history
 from conformance.properties.history import shown_phased_out, view
 from conformance.running import Step, Trace
+from conformance.setup import Ability
+
+#: The replacements whose controller draws instead of a player's gain or
+#: loss of life: which of several applies decides who draws (readings M).
+_PICKED: tuple[Ability, ...] = ("gain_to_draw", "lose_to_draw")
 
 
-def unsettled_from(expected: Trace) -> int | None:
+def unsettled_from(expected: Trace, reference: ReferenceEngine | None = None) -> int | None:
     """The first action (1 for the first) whose outcome the rules leave
-    open, in the reference engine's play `expected` of a scenario; None if
-    every outcome is settled."""
+    open, in `reference`'s play `expected` of a scenario (by default today's
+    oracle's); None if every outcome is settled."""
     history = phased_out_history(expected)
     defending: int | None = None
     for k, step in enumerate(expected.steps, 1):
@@ -38,13 +46,28 @@ def unsettled_from(expected: Trace) -> int | None:
             defending = step.action.defender
         elif step.after.refused is None and isinstance(step.action, a.PassTurn):
             defending = None
+    return picked_from(expected, reference or ReferenceEngine())
+
+
+def picked_from(expected: Trace, reference: ReferenceEngine) -> int | None:
+    """M: the first action (1 for the first) whose outcome was a player's
+    pick among replacement effects of different controllers (616.1), in
+    `reference`'s play `expected`: the first where the play of players who
+    pick otherwise (`choosing_otherwise`) shows something else."""
+    permanents = expected.scenario.setup.permanents
+    if all(sum(ability in p.abilities for p in permanents) < 2 for ability in _PICKED):
+        return None  # tokens have no abilities: never two to pick from
+    game = choosing_otherwise(reference).start(expected.scenario.setup)
+    for k, step in enumerate(expected.steps, 1):
+        if game.perform(step.action) != step.after:
+            return k
     return None
 
 
-def settled_steps(expected: Trace) -> tuple[Step, ...]:
-    """The steps of the reference engine's play `expected` before its first
-    open case (`unsettled_from`): those the comparison compares."""
-    k = unsettled_from(expected)
+def settled_steps(expected: Trace, reference: ReferenceEngine | None = None) -> tuple[Step, ...]:
+    """The steps of `reference`'s play `expected` before its first open
+    case (`unsettled_from`): those the comparison compares."""
+    k = unsettled_from(expected, reference)
     return expected.steps if k is None else expected.steps[: k - 1]
 
 

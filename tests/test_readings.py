@@ -405,3 +405,70 @@ def test_the_comparison_reports_what_differed_before_the_open_case() -> None:
     assert unsettled_from(reference) == 2
     wrong = play(mutant_engine("phasing-out-untaps"), scenario)
     assert [(d.subject, d.field) for d in trace_differences(reference, wrong)] == [("p1", "tapped")]
+
+
+# M. A player picks one of several replacement effects (616.1).
+
+
+class LastSetUpApplies(Rules):
+    """Reading M: the player whose life would change picks the replacement
+    of the permanent set up last."""
+
+    def chosen_replacement(self, sources: list[Card]) -> Card:
+        return sources[-1]
+
+
+class ChangerDraws(Rules):
+    """Wrong: the player whose life change is replaced draws the cards."""
+
+    def change_life(self, player: int, delta: int, replacement, replaced) -> None:  # type: ignore[no-untyped-def]
+        if replacement not in replaced and self.replacing(player, replacement):
+            self.draw(player, abs(delta), replaced | {replacement})
+        else:
+            super().change_life(player, delta, replacement, replaced)
+
+
+def drawing_instead(ability: str, controllers: tuple[int, int], action: a.Action) -> Scenario:
+    """Two permanents with `ability` ("if an opponent would gain (lose)
+    life, you draw that many cards instead"), then player 0's `action`."""
+    permanents = tuple(
+        Permanent(f"p{i}", owner=c, controller=c, types=("enchantment",), abilities=(ability,))  # type: ignore[arg-type]
+        for i, c in enumerate(controllers, 1)
+    )
+    return Scenario(Setup(players=3, permanents=permanents), (a.PassTurn(), action, a.PassTurn()))
+
+
+PICKS = [
+    drawing_instead("gain_to_draw", (1, 2), a.GainLife(0, 3)),
+    drawing_instead("lose_to_draw", (1, 2), a.LoseLife(0, 2)),
+]
+
+
+@pytest.mark.parametrize("scenario", PICKS, ids=["gain", "loss"])
+def test_the_comparison_lets_the_player_pick_a_replacement(scenario: Scenario) -> None:
+    """616.1: with two opponents' "you draw that many cards instead", the
+    player gaining (losing) life picks which applies, so either opponent
+    may draw: the comparison stops at that action, and every property
+    passes both picks."""
+    reference, other = trace_of(Rules, scenario), trace_of(LastSetUpApplies, scenario)
+    assert [s.after for s in reference.steps] != [s.after for s in other.steps]
+    assert unsettled_from(reference) == 2
+    assert trace_differences(reference, other) == []
+    assert all(passes(name, other) for name in REGISTRY)
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        drawing_instead("gain_to_draw", (1, 1), a.GainLife(0, 3)),
+        drawing_instead("lose_to_draw", (2, 2), a.LoseLife(0, 2)),
+    ],
+    ids=["gain", "loss"],
+)
+def test_replacements_of_one_controller_are_compared(scenario: Scenario) -> None:
+    """Near miss of M: both replacements are one player's, so the same
+    player draws whichever applies, and the comparison goes on."""
+    reference = trace_of(Rules, scenario)
+    assert unsettled_from(reference) is None
+    assert trace_differences(reference, trace_of(LastSetUpApplies, scenario)) == []
+    assert trace_differences(reference, trace_of(ChangerDraws, scenario))

@@ -6,10 +6,12 @@ checked against and the engine that runs when none is named."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from adapters.reference.editions import EDITION_RULES
 from adapters.reference.game import ReferenceGame
 from adapters.reference.rules import Rules
+from adapters.reference.state import Card
 from conformance import __version__
 from conformance.capabilities import ALL_CAPABILITIES, Capability
 from conformance.catalog import Edition
@@ -45,4 +47,24 @@ def reference_of(edition: Edition) -> ReferenceEngine:
     return ReferenceEngine().with_edition(edition)
 
 
-__all__ = ["ReferenceEngine", "ReferenceGame", "Rules", "reference_of"]
+def choosing_otherwise(engine: ReferenceEngine) -> ReferenceEngine:
+    """`engine` whose players, offered replacement effects of different
+    controllers for one event (616.1), pick one of another controller than
+    `engine`'s players do: where its play parts ways with `engine`'s, the
+    outcome was a player's free pick (readings M, `conformance.unsettled`)."""
+    return replace(
+        engine, name=f"{engine.name}, choosing otherwise", rules=_otherwise(engine.rules)
+    )
+
+
+@cache
+def _otherwise(rules: type[Rules]) -> type[Rules]:
+    class ChoosingOtherwise(rules):  # type: ignore[valid-type, misc]
+        def chosen_replacement(self, sources: list[Card]) -> Card:
+            first = super().chosen_replacement(sources)
+            return next((c for c in sources if c.controller != first.controller), first)
+
+    return ChoosingOtherwise
+
+
+__all__ = ["ReferenceEngine", "ReferenceGame", "Rules", "choosing_otherwise", "reference_of"]

@@ -67,9 +67,16 @@ class LifeRules:
             return
         sources = [] if replacement in replaced else self.replacing(player, replacement)
         if sources:
-            self.draw(sources[0].controller, abs(delta), replaced | {replacement})
+            chosen = self.chosen_replacement(sources)
+            self.draw(chosen.controller, abs(delta), replaced | {replacement})
         else:
             self.state.life[player] += delta
+
+    def chosen_replacement(self, sources: list[Card]) -> Card:
+        """616.1: of several replacement effects that would apply to one
+        event, the affected player picks one; this player takes the
+        permanent set up first (readings M: any pick is right)."""
+        return sources[0]
 
     def damage_player(
         self, player: int, amount: int, preventable: bool = True, infect: bool = False

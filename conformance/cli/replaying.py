@@ -16,6 +16,7 @@ from pathlib import Path
 from adapters.discovery import load_engine
 from adapters.protocol import engine_for_edition, unreported_observations
 from adapters.reference import reference_of
+from conformance.catalog import Edition
 from conformance.checking import hold, needs_text
 from conformance.cli.certify import UsageFailure
 from conformance.codec import DecodeError
@@ -72,11 +73,12 @@ def replay(args: argparse.Namespace) -> int:
         _say(f"{title}: ENGINE ERROR\n  {cut(str(e))}")
         return 1
     if name == COMPARISON:
-        failed = _agreement_verdict(title, expected, observed, unreported_observations(engine))
+        unreported = unreported_observations(engine)
+        failed = _agreement_verdict(title, expected, observed, unreported, args.edition)
     else:
         failed = _verdict(title, held[name], engine, observed, reference_of(args.edition))
     print()
-    _side_by_side(expected, observed, engine.name)
+    _side_by_side(expected, observed, engine.name, args.edition)
     return 1 if failed else 0
 
 
@@ -100,9 +102,9 @@ def _verdict(title: str, prop: Property, engine: object, trace: Trace, reference
 
 
 def _agreement_verdict(
-    title: str, expected: Trace, observed: Trace, unreported: frozenset[str]
+    title: str, expected: Trace, observed: Trace, unreported: frozenset[str], edition: Edition
 ) -> bool:
-    found = first_disagreement(expected, observed, unreported)
+    found = first_disagreement(expected, observed, unreported, reference_of(edition))
     if found is None:
         _say(f"{title}: agrees with the reference engine now")
         return False
@@ -110,13 +112,13 @@ def _agreement_verdict(
     return True
 
 
-def _side_by_side(expected: Trace, observed: Trace, engine: str) -> None:
+def _side_by_side(expected: Trace, observed: Trace, engine: str, edition: Edition) -> None:
     width = max(30, (shutil.get_terminal_size((120, 24)).columns - 3) // 2)
     moments = [Moment("start", expected.initial, observed.initial)]
     for i, (e, o) in enumerate(zip(expected.steps, observed.steps, strict=True), 1):
         where = f"after action {i} ({type(e.action).__name__})"
         moments.append(Moment(where, e.after, o.after, e.action, e.before, o.before))
-    compared = len(settled_steps(expected))
+    compared = len(settled_steps(expected, reference_of(edition)))
     for k, moment in enumerate(moments):
         title, e_obs, o_obs = moment.where, moment.reference, moment.engine
         if k > compared:
