@@ -2,8 +2,8 @@
 situations where its driving once made it refuse or fail: a spell cast right
 after a concession (timing, 104.3a, 704.3), a player who would draw from an
 empty library (704.5b, which the suite's scenarios don't model), also in
-the middle of an action, and a
-Destroy answered by the controller of a target that is gone.
+the middle of an action, a Destroy answered by the controller of a target
+that is gone, and triggers whose life gain changed no life total.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from conformance import actions as a
 from conformance.differential import trace_differences
 from conformance.running import play
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, Setup
+from conformance.setup import Permanent, PhasedOut, Setup
 
 AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
 
@@ -102,6 +102,35 @@ SCENARIOS: dict[str, tuple[Scenario, list[bool]]] = {
             ),
         ),
         [False] * 6,
+    ),
+    # Player 0's "whenever this phases in" (64 life) becomes player 1's 64
+    # cards: the reader finds the trigger by the cards, as no life changed.
+    "a phase-in trigger whose gain is drawn instead": (
+        Scenario(
+            Setup(
+                active=1,
+                permanents=(
+                    *GAIN_TO_DRAW.permanents,
+                    Permanent(
+                        "y",
+                        types=("enchantment",),
+                        abilities=("phases_in",),
+                        phased_out=PhasedOut("direct", under=0),
+                    ),
+                ),
+            ),
+            (a.PassTurn(),),
+        ),
+        [False],
+    ),
+    # "Whenever this phases out" resolves while its controller's life total
+    # can't change (R2017-life-no-effect): a trigger all the same.
+    "a phase-out trigger whose gain changes nothing": (
+        Scenario(
+            Setup(permanents=(Permanent("y", types=("enchantment",), abilities=("phases_out",)),)),
+            (a.TeferisProtection(0),),
+        ),
+        [False],
     ),
     # The target is in the graveyard and its controller left: no response
     # is fetched for them, and the spell is refused for its target.

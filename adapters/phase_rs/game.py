@@ -57,7 +57,8 @@ class PhaseRsGame:
         self.filler = filler
         self.driver = Driver(position.database, position.game, setup.active)
         self.driver.given.update(position.stocked)
-        self.reader = Reader(position.ids, setup.players)
+        abilities = {p.id: p.abilities for p in setup.permanents}
+        self.reader = Reader(position.ids, setup.players, abilities)
         self.drawn = [0] * setup.players
         self.discarded = [0] * setup.players
         self._play: dict[type, Callable[[Any], str | None]] = {

@@ -4,17 +4,19 @@ in the suite's vocabulary.
 Two engine representations are translated: a player who left the game
 (800.4a) has their objects moved to exile, reported here as zone "none"; a
 token off the battlefield (704.5d) is "none" too. Triggered abilities are
-identified by the life they gain (`TRIGGER_LIFE`).
+identified by the life they gain (`TRIGGER_LIFE`), or, where the gain
+changed no life total, by the cards drawn instead or by being their
+permanent's only one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from adapters.phase_rs.position import COUNTER_FROM_ENGINE
 from conformance.observation import Event, PermanentView, PlayerView, Zone
-from conformance.setup import TRIGGER_LIFE
+from conformance.setup import TRIGGER_LIFE, Ability
 
 _ZONE: dict[str, Zone] = {"Battlefield": "battlefield", "Graveyard": "graveyard", "Exile": "exile"}
 _TRIGGER_BY_LIFE = {life: kind for kind, life in TRIGGER_LIFE.items()}
@@ -48,13 +50,24 @@ def _chosen_color(obj: dict[str, Any]) -> str | None:
 class Reader:
     """Translates one game's engine ids into setup ids."""
 
-    def __init__(self, ids: dict[str, int], players: int) -> None:
+    def __init__(
+        self, ids: dict[str, int], players: int, abilities: Mapping[str, tuple[Ability, ...]] = {}
+    ) -> None:
+        """`abilities`: the setup permanents' abilities, by setup id."""
         self.ids = dict(ids)
         # Reverse map: events name engine ids, and scanning `ids` per event
         # made reading a big board's untap step quadratic.
         self._names = {eid: pid for pid, eid in self.ids.items()}
         self.players = players
         self.tokens: set[str] = set()
+        # A permanent whose life gains are all one trigger's: its gain is
+        # that trigger even where it changed no life total.
+        self._only_trigger = {
+            pid: gains[0]
+            for pid, held in abilities.items()
+            if len(gains := [x for x in held if x in TRIGGER_LIFE or x == "tap_gain_life"]) == 1
+            and gains[0] in TRIGGER_LIFE
+        }
 
     def name_of(self, oid: int) -> str | None:
         return self._names.get(oid)
@@ -148,8 +161,12 @@ class Reader:
         life gain (`LifeChanged`, then `EffectResolved` GainLife naming its
         source) of a `TRIGGER_LIFE` amount is that source's trigger, unless
         it is what a replacement ability of that source did instead
-        (`ReplacementApplied`, R2017-replaced-by-life); a resolved `Tap`
-        effect is its "whenever this phases in, tap it"."""
+        (`ReplacementApplied` of a draw, R2017-replaced-by-life). A gain an
+        opponent's "you draw that many cards instead" replaced
+        (`ReplacementApplied` of a GainLife) had the amount of the cards
+        drawn since; one that changed nothing (R2017-life-no-effect) is its
+        source's only trigger, if it has one. A resolved `Tap` effect is its
+        "whenever this phases in, tap it"."""
         raw = list(raw)
         left = {
             e["data"]["object_id"]
@@ -159,21 +176,33 @@ class Reader:
         out: list[Event] = []
         life = 0
         replacing: set[int] = set()
+        drawn_instead: int | None = None
         for e in raw:
             kind, data = e["type"], e.get("data") or {}
+            if kind == "ReplacementApplied" and data.get("event_type") == "GainLife":
+                drawn_instead = 0
+                continue
             if kind == "ReplacementApplied":
                 replacing.add(data["source_id"])
+            if kind in ("ReplacementApplied", "CardDrawn") and drawn_instead is not None:
+                drawn_instead += 1  # a card drawn instead, or what replaced its draw
+            if kind in ("ReplacementApplied", "CardDrawn"):
                 continue
             if kind == "LifeChanged":
                 life = data["amount"]
                 continue
             if kind == "EffectResolved" and data["kind"] == "GainLife":
+                if data["source_id"] in replacing:
+                    # A draw replaced by this gain: the draws go on counting.
+                    replacing.discard(data["source_id"])
+                    life = 0
+                    continue
                 pid = self.name_of(data["source_id"])
-                replaced = data["source_id"] in replacing
-                replacing.discard(data["source_id"])
-                if pid is not None and life in _TRIGGER_BY_LIFE and not replaced:
-                    out.append(Event("trigger", pid, _TRIGGER_BY_LIFE[life]))
-                life = 0
+                gained = life if drawn_instead is None else drawn_instead
+                trigger = _TRIGGER_BY_LIFE.get(gained) if gained else self._only_trigger.get(pid)
+                if pid is not None and trigger is not None:
+                    out.append(Event("trigger", pid, trigger))
+                life, drawn_instead = 0, None
                 continue
             if kind == "EffectResolved" and data["kind"] == "Tap":
                 # The only tapping effect of the suite's cards: "Whenever
