@@ -166,6 +166,25 @@ class HostBackFromPhasingIsNew(Rules):
 
 
 @mutant(
+    "phasing-host-triggers-returning-attachment",
+    "603.10b",
+    "the untap step lists what phases out with each phasing host, phased-out attachments "
+    "included, before anything phases: one phased out on its own, phasing in as its host phases "
+    "out, triggers 'whenever this phases out' though it never does",
+    kills=("phase_triggers_trigger",),
+)
+class PhasingHostTriggersReturningAttachment(Rules):
+    def phasing_event(self, player: int) -> None:
+        hosts = {c.id for c in self.state.phased_in() if self.phases_out_in_untap(c, player)}
+        listed = [
+            c for c in self.state.in_play() if c.attached_to in hosts and c.phased_out is not None
+        ]
+        super().phasing_event(player)
+        for card in listed:
+            self.phase_trigger(card, "phases_out")
+
+
+@mutant(
     "aura-keeps-gone-host",
     "702.26i",
     "a directly phased-out attachment phases in still attached to a host that is gone",

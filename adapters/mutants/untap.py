@@ -23,8 +23,9 @@ class PhasingIgnoresController(Rules):
 @mutant(
     "sequential-phasing",
     "702.26a",
-    "phases in first, then phases out what has phasing: a returning phaser goes back out",
-    kills=("untap_step_phases_out_and_in_at_once",),
+    "phases in first, then phases out what has phasing: a returning phaser goes back out, and "
+    "an attachment returning onto a host with phasing goes out with it, triggering",
+    kills=("untap_step_phases_out_and_in_at_once", "phase_triggers_trigger"),
 )
 class SequentialPhasing(Rules):
     def phasing_event(self, player: int) -> None:

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import pairwise, product
-
-from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
@@ -43,10 +41,9 @@ from conformance.properties.identity import (
 from conformance.properties.players import protected, replaced_around
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
-from conformance.setup import TRIGGER_LIFE, Permanent, Setup
+from conformance.setup import TRIGGER_LIFE
 from conformance.strategies import plans, scenarios
-from conformance.strategies._draw import Caps, integer, maybe, pick
-from conformance.strategies.players import new_id, with_permanents
+from conformance.strategies.phase_triggers import RELEASE, phase_trigger_plan
 
 
 @dataclass(frozen=True)
@@ -222,17 +219,18 @@ def _checked_steps(trace: Trace) -> Iterator[tuple[int, Step, Untap, set[int]]]:
 
 
 def _leaving_shows_nothing(trace: Trace, step: Step, b: PermanentView) -> bool:
-    """`b`, which left the battlefield in `step`, is the target of a
-    Destroy, phased in before it, with no leaves-the-battlefield or dies
-    ability and nothing attached to it (an Aura would go with it, 704.5m;
-    Equipment would become unattached): its leaving changes no life, so its
-    controller's still shows the phase triggers of what waited for it to
-    leave (610.4)."""
+    """`b`, which left the battlefield in `step`, has no leaves-the-battlefield
+    or dies ability and nothing attached to it (an Aura would go with it,
+    704.5m; Equipment would become unattached), and left as the target of a
+    Destroy, phased in before it (its controller's life still shows the
+    phase triggers of what waited for it to leave, 610.4), or right after
+    the engine showed it phase in (`_phased_in_then_left`: an Aura whose
+    host phased out as it phased in, 702.26a, 704.5m): its leaving changes
+    no life, so its controller's shows its phase triggers."""
     x = step.action
+    destroyed = isinstance(x, a.Destroy) and x.target == b.id and b.phased_in
     return (
-        isinstance(x, a.Destroy)
-        and x.target == b.id
-        and b.phased_in
+        (destroyed or _phased_in_then_left(step, b))
         and not {"ltb", "dies"} & set(abilities(trace.scenario, b.id))
         and not any(p.attached_to == b.id for p in step.before.permanents)
     )
@@ -335,40 +333,6 @@ def phasing_triggers_no_enter_or_leave_abilities(trace: Trace) -> None:
     check_trigger_life(trace, "R2017-no-etb-ltb")
 
 
-#: What the plan `_released_mid_turn` needs (610.4).
-_RELEASE = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
-
-
-def _released_mid_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> plans.Planned:
-    """603.10b, 610.4: half the time, a phased-in permanent X, attached to
-    nothing, gets "whenever this phases in" (sometimes "whenever this phases
-    out" too), phases out until a source S leaves the battlefield, and S is
-    destroyed: X phases in mid-turn, with what is attached to it (702.26g),
-    and its triggers trigger as in an untap step. S is a phased-in
-    permanent with nothing attached to it, or a new artifact of any
-    player's, so that its controller may be X's too: its life still shows
-    the trigger (`_leaving_shows_nothing`)."""
-    if not set(_RELEASE) <= set(caps) or not maybe(draw):
-        return setup, ()
-    free = [p for p in setup.permanents if p.phased_out is None and p.attached_to is None]
-    if not free:
-        return setup, ()
-    x = pick(draw, free)
-    hosts = {p.attached_to for p in setup.permanents}
-    sources = [p.id for p in free if p.id != x.id and p.id not in hosts]
-    if not sources or maybe(draw):
-        player = integer(draw, 0, setup.players - 1)
-        made = Permanent(new_id(setup), player, player, ("artifact",))
-        setup, sources = with_permanents(setup, made), [made.id]
-    source = pick(draw, sources)
-    added = pick(draw, [("phases_in",), ("phases_in", "phases_out")])
-    triggering = replace(x, abilities=tuple(dict.fromkeys((*x.abilities, *added))))
-    permanents = tuple(triggering if p.id == x.id else p for p in setup.permanents)
-    setup = replace(setup, permanents=permanents)
-    player = setup.permanent(source).controller
-    return setup, (a.PhaseOutUntil(player, source, x.id), a.Destroy(player, source))
-
-
 @rule_property(
     "603.10b",
     needs={C.PHASE_TRIGGERS},
@@ -384,9 +348,9 @@ def _released_mid_turn(draw: st.DrawFn, setup: Setup, caps: Caps) -> plans.Plann
             C.CONTROL_AS_LONG_AS,
             C.MULTIPLAYER,
         ),
-        _released_mid_turn,
+        phase_trigger_plan,
         kinds=(*PHASING, a.GainControl),
-        plan_only=set(caps) & set(_RELEASE),
+        plan_only=set(caps) & set(RELEASE),
         min_actions=2,
         max_actions=5,
         min_permanents=2,
@@ -403,5 +367,7 @@ def phase_triggers_trigger(trace: Trace) -> None:
     """ "Whenever this phases out/in" abilities look back in time and do
     trigger, for permanents that phase directly or indirectly, in an untap
     step or not: also as what phased out "until" a source leaves phases in
-    when the source does (610.4; the plan `_released_mid_turn`)."""
+    when the source does (610.4), and not as an attachment phased out on
+    its own phases in while its host phases out (the plans of
+    `conformance.strategies.phase_triggers`)."""
     check_trigger_life(trace, "603.10b")
