@@ -74,6 +74,10 @@ _LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
+#: A lifelink caster's gain: none while their own life total can't change
+#: (R2017-life-no-effect), the whole damage dealt to a locked opponent
+#: (R2017-unpreventable: the damage is dealt, and lifelink sees it).
+_LIFELINK_RULES = ("R2017-life-no-effect", "R2017-unpreventable")
 #: The spells whose draws `cards_drawn` counts, and the rule each shows.
 _DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
@@ -281,6 +285,8 @@ def _player_differences(
             expected.add(ra.life - rb.life + DRAW_LIFE)
         if "life" not in unreported and ea.life - eb.life not in expected:
             rules = _LIFE_RULES.get(kind, ("603.10b", "702.26d"))
+            if isinstance(m.action, a.DamageOpponents) and ra.index == m.action.caster:
+                rules = _LIFELINK_RULES  # the caster's life changes by lifelink only
             if kind is a.PassTurn and not any(v.attacking for v in m.reference_before.permanents):
                 rules = ("603.10b",)  # no combat this turn: triggers alone change life
             # Triggers that differ explain the life they gain: theirs are

@@ -313,6 +313,26 @@ def test_a_refused_attack_on_a_protected_player_names_r2017_nothing_else() -> No
     assert (found.field, found.rules) == ("refused", ("R2017-nothing-else",))
 
 
+def test_a_lifelink_casters_life_names_the_life_lock() -> None:
+    """A lifelink caster's gain is theirs (R2017-life-no-effect while their
+    own life total can't change), not the opponents' protection."""
+
+    def players(caster_life: int) -> Observation:
+        people = (PlayerView(0, True, caster_life), PlayerView(1, True, 20))
+        return Observation(turn=1, active=0, players=people, permanents=())
+
+    action = a.DamageOpponents(0, 3, unpreventable=True)
+    before = players(20)
+    moment = Moment(
+        "after action 2", before, players(23), action, before, before, shielded=frozenset({0})
+    )
+    (found,) = differences(moment)
+    assert (found.subject, found.rules) == (
+        "player 0",
+        ("R2017-life-no-effect", "R2017-unpreventable"),
+    )
+
+
 def test_what_phased_in_at_the_untap_step_is_spared_sickness() -> None:
     """R2017-haste covers what phased in at the latest untap step only."""
     land = Permanent(
