@@ -118,7 +118,7 @@ DISCARD = _instant("PC Mind Rot", "Each opponent discards a card.")
 #: in the engine (`players`; the suite's players begin with
 #: `conformance.setup.OPENING_HAND` cards, 103.5): a card of no use, which
 #: no player can cast ({9}) and the driver never moves (it is not in
-#: `driving.SUPPLY`).
+#: `stocking.SUPPLY`).
 KEEPSAKE = CardSpec(
     name="PC Keepsake", text="", types=("Creature",), power=1, toughness=1, mana="{9}"
 )
