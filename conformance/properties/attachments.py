@@ -5,7 +5,9 @@ becomes of one whose host is gone is in `unattached`.
 Where the rules leave the outcome open, every outcome they allow passes
 (docs/readings.md): a directly phased-out attachment phasing in while its
 host is phased out (reading A), an indirectly phased-out Aura whose host
-left the game (reading B), state-based actions after a Concede (704.3)."""
+left the game (reading B), state-based actions after a Concede (704.3).
+A phased-out attachment leaves the game with a player who owns it (800.4a,
+702.26k), or may with one who controlled it by default (reading F)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history, sba_may_wait
 from conformance.properties.history import (
+    default_controllers,
+    owners,
+    players_who_left,
     shown_phased_out,
     view,
     was_in_went_out,
@@ -72,6 +77,21 @@ def history_steps(trace: Trace) -> Iterator[tuple[int, Step, dict[str, Out], dic
         yield k, step, history[k - 1], history[k]
 
 
+def _taken_by(trace: Trace, step: Step, pid: str, leavers: Collection[int]) -> int | None:
+    """The player who left the game in `step` and may take `pid` along,
+    phased out as it is: its owner (800.4a, 702.26k: it must leave), or the
+    player who controlled it by default and still did (800.4a exiles what
+    they control; open for a phased-out permanent, docs/readings.md F)."""
+    owner = owners(trace.scenario).get(pid)
+    if owner in leavers:
+        return owner
+    b = view(step.before, pid)
+    controller = b.controller if b is not None else None
+    if controller in leavers and default_controllers(trace.scenario).get(pid) == controller:
+        return controller
+    return None
+
+
 def _went_out_with_host(trace: Trace) -> bool:
     """702.26g: a permanent phased out and the engine showed an attachment
     that was phased in on it phased out with it."""
@@ -107,17 +127,22 @@ def attachments_phase_out_with_their_host(trace: Trace) -> None:
                         "phased out indirectly with its host",
                         f"phased out={c.phased_out}, cause={c.cause}",
                     )
+        leavers = players_who_left(step)
         for pid, out in before.items():
             c = view(step.after, pid)
             host_after = view(step.after, out.host) if isinstance(out.host, str) else None
             # An indirectly phased-out permanent whose host left (the game,
             # with its owner) is reading B of docs/readings.md: any outcome.
             if out.cause == "indirect" and host_after is not None and host_after.phased_out:
+                leaver = _taken_by(trace, step, pid, leavers)
+                kept = c is not None and c.on_battlefield and c.phased_out
+                left = leaver is not None and c is not None and not c.on_battlefield
                 expect(
-                    c is not None and c.on_battlefield and c.phased_out,
+                    kept or left,
                     "702.26g",
                     f"{where(trace, step)}, {pid}",
-                    f"still phased out with its host {out.host}",
+                    f"still phased out with its host {out.host}"
+                    + ("" if leaver is None else f", or gone with player {leaver}, who left"),
                     "phased in" if c is not None and c.on_battlefield else "gone",
                 )
         waits = sba_may_wait(trace, k)

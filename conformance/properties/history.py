@@ -302,13 +302,16 @@ def in_game(obs: Observation, index: int) -> bool:
     return 0 <= index < len(obs.players) and obs.players[index].in_game
 
 
+def players_who_left(step: Step) -> set[int]:
+    """The players who left the game during `step` (800.4a: what they own
+    leaves with them, phased out or not, 702.26k)."""
+    pairs = zip(step.before.players, step.after.players, strict=True)
+    return {i for i, (b, c) in enumerate(pairs) if b.in_game and not c.in_game}
+
+
 def a_player_left(step: Step) -> bool:
-    """A player left the game during `step` (800.4a: what they own leaves
-    with them, phased out or not, 702.26k)."""
-    return any(
-        b.in_game and not c.in_game
-        for b, c in zip(step.before.players, step.after.players, strict=True)
-    )
+    """A player left the game during `step`."""
+    return bool(players_who_left(step))
 
 
 def ceased_while_phased_out(step: Step, pid: str) -> bool:

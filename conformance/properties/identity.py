@@ -17,7 +17,7 @@ from conformance.properties.effects import (
     limited_control,
     was_phased_in,
 )
-from conformance.properties.history import ceased_while_phased_out, view
+from conformance.properties.history import abilities, ceased_while_phased_out, view
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import scenarios
@@ -83,16 +83,28 @@ def _untapped_by_step(step: Step, c: PermanentView) -> bool:
     return isinstance(step.action, a.PassTurn) and c.controller == step.after.active
 
 
-def _kept(at: str, then: PermanentView, c: PermanentView, untapped: bool) -> None:
+def _taps_itself(trace: Trace, c: PermanentView) -> bool:
+    """`c` has "whenever this phases in, tap it" (`phases_in_tap`): phasing
+    in keeps its tapped status (702.26d), then its trigger resolves before
+    the next observation (in the upkeep, after untapping, for an untap
+    step: 502.4) and taps it. That it does is
+    `untap_step_triggers_resolve_in_the_upkeep`'s and the phase triggers'
+    to judge."""
+    return "phases_in_tap" in abilities(trace.scenario, c.id)
+
+
+def _kept(at: str, then: PermanentView, c: PermanentView, untapped: bool, taps: bool) -> None:
     """What phasing keeps (702.26d, R2017-counters, R2017-choices): `c` shows
     the counters, the choice and (unless the untap step untapped it) the
-    tapped status `then` had."""
+    tapped status `then` had, or is tapped if `taps`: its own trigger tapped
+    it once it phased in (`_taps_itself`)."""
     if not untapped:
+        kept = "tapped" if then.tapped else "untapped, as before"
         expect(
-            c.tapped == then.tapped,
+            c.tapped == then.tapped or (taps and c.tapped),
             "702.26d",
             at,
-            "tapped" if then.tapped else "untapped, as before",
+            f"{kept}, or tapped by its 'whenever this phases in, tap it'" if taps else kept,
             "tapped" if c.tapped else "untapped",
         )
     expect(
@@ -172,7 +184,9 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
     controller; after phasing out and back in, it has what it had as it
     phased out. Under a limited one its controller is
     `limited_effects_outlast_phasing`'s (today) or
-    `limited_effects_end_as_it_phases_out`'s (Mirage 502.15g)."""
+    `limited_effects_end_as_it_phases_out`'s (Mirage 502.15g). Its own
+    "whenever this phases in, tap it" may tap it once it is back (702.26d
+    keeps the status through phasing, not after)."""
     changes = control_changes(trace)
     limited = limited_control(trace)
     since = phased_out_since(trace)
@@ -190,7 +204,8 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
             expect(not out or c.on_battlefield, "702.26d", at, "still on the battlefield", c.zone)
             if not c.on_battlefield:
                 continue
-            _kept(at, b, c, not out and _untapped_by_step(step, c))
+            untapped = not out and _untapped_by_step(step, c)
+            _kept(at, b, c, untapped, back and _taps_itself(trace, c))
             # A control effect with a limited duration: today it goes on
             # (limited_effects_outlast_phasing), in the Mirage edition
             # phasing out ends it (502.15g).
@@ -205,4 +220,4 @@ def phasing_keeps_the_same_permanent(trace: Trace) -> None:
                 )
     for step, then, c in _round_trips(trace):
         at = f"{where(trace, step)}, {c.id} phased back in (compared with before it phased out)"
-        _kept(at, then, c, _untapped_by_step(step, c))
+        _kept(at, then, c, _untapped_by_step(step, c), _taps_itself(trace, c))

@@ -16,8 +16,10 @@ from hypothesis import strategies as st
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation, PermanentView
+from conformance.properties.effects import phased_out_under
 from conformance.properties.history import (
     ceased_while_phased_out,
+    in_game,
     indirectly_out,
     released_by_leaving,
     shown_phased_out,
@@ -107,16 +109,14 @@ def _legends_gone_beside_phased_out_namesakes(
     permanent (no destruction, damage or departure)."""
     names = _legend_names(trace.scenario)
     waiting, indirect = until_sources(trace), indirectly_out(trace)
+    unders = phased_out_under(trace)
     for i, step, pid, name, b, c in _legend_views(trace):
         if not (b and c and b.on_battlefield and c.zone in ("graveyard", "none")):
             continue
         if b.phased_out and not released_by_leaving(step, waiting[i], indirect[i], pid):
-            # Not if its controller's untap step may have phased it in
-            # first, nor an older edition's token ceasing (702.25k).
-            untapped = isinstance(step.action, a.PassTurn) and step.after.active in (
-                b.controller,
-                None,
-            )
+            # Not if the untap step may have phased it in first, nor an
+            # older edition's token ceasing (702.25k).
+            untapped = _untap_step_may_phase_in(step, unders[i].get(pid))
             if not untapped and not ceased_while_phased_out(step, pid):
                 yield step, pid, [o for o, n in names.items() if o != pid and n == name]
             continue
@@ -128,6 +128,19 @@ def _legends_gone_beside_phased_out_namesakes(
         mine = {o: (m, n) for o, (m, n) in twins.items() if m and m.controller == b.controller}
         if mine and all(shown_phased_out(m) and shown_phased_out(n) for m, n in mine.values()):
             yield step, pid, sorted(mine)
+
+
+def _untap_step_may_phase_in(step: Step, under: int | None) -> bool:
+    """Whether `step` is an untap step that may phase in a permanent that
+    phased out under `under`: that player's (702.26a), whoever controls it
+    by then (R2017-control: where a control effect ended while it was out,
+    it phases in under its owner at the former controller's untap step), or
+    any once `under` has left the game (702.26n: after their turn would
+    have begun)."""
+    if not isinstance(step.action, a.PassTurn):
+        return False
+    active = step.after.active
+    return under is None or active in (under, None) or not in_game(step.after, under)
 
 
 def _legend_views(
