@@ -53,6 +53,24 @@ class AurasStayOnProtectedPlayers(Rules):
 
 
 @mutant(
+    "auras-dropped-only-as-protection-resolves",
+    "R2017-protection",
+    "Auras on a player go to the graveyard once, as their Teferi's Protection resolves; an "
+    "Aura phasing in onto them later stays attached (it isn't a state-based action)",
+    kills=("auras_cannot_stay_on_protected_players",),
+)
+class AurasDroppedOnlyAsProtectionResolves(Rules):
+    def can_enchant_player(self, player: int) -> bool:
+        return self.state.in_game[player]
+
+    def protect(self, player: int) -> None:
+        super().protect(player)
+        for card in self.state.phased_in():
+            if card.attachment == "aura" and card.attached_to == player:
+                self.aura_to_graveyard(card)
+
+
+@mutant(
     "protected-players-cannot-be-attacked",
     "R2017-nothing-else",
     "creatures can't attack a player with protection from everything",

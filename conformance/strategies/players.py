@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability
-from conformance.setup import Ability, Permanent, Setup, SkipUntap
+from conformance.setup import Ability, Permanent, PhasedOut, Setup, SkipUntap
 from conformance.strategies._draw import Caps, integer, maybe, pick, some
 
 if TYPE_CHECKING:
@@ -270,11 +270,25 @@ def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 
 def aura_on_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection, 704.5m: an Aura another player controls is attached
-    to a player, who casts Teferi's Protection."""
-    p, o = _players(draw, setup)
+    to a player, who casts Teferi's Protection. Half the time the Aura is
+    phased out (directly, under its controller) as the active player casts
+    it, and the turns pass to its controller's untap step, which comes
+    before the caster's next turn: it phases in while they still have
+    protection from everything, so it can't be attached to them
+    (R2017-auras, 702.26i) and goes to the graveyard (704.5m)."""
+    phasing_in = maybe(draw)
+    if phasing_in:
+        p = setup.active
+        o = (p + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    else:
+        p, o = _players(draw, setup)
     setup = with_a_permanent(setup, p)
     aura = Permanent(new_id(setup), o, o, ("enchantment",), attachment="aura", attached_to=p)
-    return with_permanents(setup, aura), (a.TeferisProtection(p),)
+    if not phasing_in:
+        return with_permanents(setup, aura), (a.TeferisProtection(p),)
+    aura = replace(aura, phased_out=PhasedOut("direct", o))
+    turns = (a.PassTurn(),) * setup.turns_until(o)
+    return with_permanents(setup, aura), (a.TeferisProtection(p), *turns)
 
 
 def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
