@@ -97,6 +97,25 @@ class ProtectionIgnoredOnTheStack(Rules):
 
 
 @mutant(
+    "response-rechecks-the-protected-players-own",
+    "R2017-targets",
+    "after Teferi's Protection in response, only the protected player and the permanents they "
+    "control are illegal targets; another player's Aura on one of them, phased out with it "
+    "(702.26g), is still tapped",
+    kills=(
+        "spell_whose_target_phased_out_does_what_it_can",
+        "spell_targeting_a_player_who_gains_protection_does_what_it_can",
+    ),
+)
+class ResponseRechecksTheProtectedPlayersOwn(Rules):
+    def still_legal(self, target: str | int) -> bool:
+        if isinstance(target, int):
+            return super().still_legal(target)
+        card = self.state.cards[target]
+        return card.on_battlefield and not self.is_protected(card.controller)
+
+
+@mutant(
     "one-illegal-target-counters-the-spell",
     "R2017-targets",
     "a spell with one illegal target as it resolves does nothing, though others are legal",

@@ -90,6 +90,19 @@ def _check(trace: Trace, rule: str, about: Callable[[Response], bool]) -> None:
             continue
         step, x = res.step, res.spell
         at = f"{where(trace, step)}, targets {', '.join(map(str, x.targets))}"
+        for t in res.illegal:
+            if not isinstance(t, str):
+                continue
+            b, v = view(step.before, t), view(step.after, t)
+            if b is not None and v is not None and v.on_battlefield:
+                expect(
+                    v.tapped == b.tapped,
+                    rule,
+                    at,
+                    f"{t} not tapped: an illegal target, phased out as player "
+                    f"{res.responder}'s Teferi's Protection resolved (608.2b, 702.26g)",
+                    "tapped" if v.tapped else "untapped",
+                )
         if not res.legal:
             expect(
                 draws(step, x.caster) == 0,
@@ -150,10 +163,13 @@ def _phased_out_target_exercised(trace: Trace) -> bool:
 
 def _scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
     """A TapAndDamage answered by Teferi's Protection, from positions of a
-    few phased-in permanents."""
+    few phased-in permanents; the plan may add an attachment another player
+    controls on the responder's permanent, with the engine's Auras or
+    Equipment."""
     return plans.planned_scenarios(
         focus(caps, *_NEEDS),
         players.respond_with_protection,
+        plan_only=focus(caps, C.AURAS, C.EQUIPMENT),
         kinds=(a.PassTurn,),
         max_actions=1,
         min_permanents=1,

@@ -317,16 +317,48 @@ def discard_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-targets, R2017-protection-targets: a spell targets a player
     and, or, their permanents, and other players and permanents; that player
-    casts Teferi's Protection in response."""
+    casts Teferi's Protection in response. Half the time (with Auras or
+    Equipment) the spell also targets an attachment another player
+    controls on a permanent of theirs (`_foreign_attachment`): it phases
+    out with its host, indirectly (702.26g), an illegal target too."""
     r, c = _players(draw, setup)
     setup = with_a_permanent(setup, r)
     theirs = [p.id for p in setup.permanents if p.controller == r and p.phased_out is None]
     others = [p.id for p in setup.permanents if p.controller != r and p.phased_out is None]
     players = [q for q in range(setup.players) if q != r]
     targets: list[str | int] = [pick(draw, [r, pick(draw, theirs)])]
+    if maybe(draw):
+        setup, attachment = _foreign_attachment(draw, setup, caps, r)
+        targets = [*attachment, *targets]
     targets += [*some(draw, theirs, 1), *some(draw, others, 1), *some(draw, players, 2)]
     unique = tuple(dict.fromkeys(targets))
     return setup, (a.TapAndDamage(c, unique, integer(draw, 1, 3), r),)
+
+
+def _foreign_attachment(
+    draw: st.DrawFn, setup: Setup, caps: Caps, player: int
+) -> tuple[Setup, tuple[str, ...]]:
+    """`setup` with an Aura, or an Equipment (on a creature), that another
+    player than `player` controls, attached to a phased-in permanent
+    `player` controls; and its id (none without Auras or Equipment)."""
+    theirs = [p for p in setup.permanents if p.controller == player and p.phased_out is None]
+    creatures = [p for p in theirs if p.is_creature]
+    kinds = [
+        (kind, types, hosts)
+        for kind, types, need, hosts in (
+            ("aura", ("enchantment",), Capability.AURAS, theirs),
+            ("equipment", ("artifact",), Capability.EQUIPMENT, creatures),
+        )
+        if need in caps and hosts
+    ]
+    if not kinds:
+        return setup, ()
+    kind, types, hosts = pick(draw, kinds)
+    holder = pick(draw, [q for q in range(setup.players) if q != player])
+    made = Permanent(
+        new_id(setup), holder, holder, types, attachment=kind, attached_to=pick(draw, hosts).id
+    )
+    return with_permanents(setup, made), (made.id,)
 
 
 def skipped_untap_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
