@@ -71,6 +71,18 @@ class AurasDroppedOnlyAsProtectionResolves(Rules):
 
 
 @mutant(
+    "protection-covers-owned-permanents",
+    "R2017-nothing-else",
+    "protection from everything is looked up by a permanent's owner too: a permanent the "
+    "protected player owns but another player controls can't be targeted",
+    kills=("protected_players_permanents_others_control_can_be_targeted",),
+)
+class ProtectionCoversOwnedPermanents(Rules):
+    def is_legal_target(self, card: Card) -> bool:
+        return super().is_legal_target(card) and not self.is_protected(card.owner)
+
+
+@mutant(
     "protected-players-cannot-be-attacked",
     "R2017-nothing-else",
     "creatures can't attack a player with protection from everything",

@@ -314,6 +314,22 @@ def discard_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     )
 
 
+def borrowed_from_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-nothing-else: a player owns a creature another player controls;
+    the owner casts Teferi's Protection (`_lasting`), which phases out only
+    what they control, and a player's spell targets the creature: destroy
+    it, or tap it (a TapAndDamage with no player to damage)."""
+    p, o = _players(draw, setup)
+    setup = with_a_permanent(setup, p)
+    borrowed = Permanent(new_id(setup), p, o, power=2, toughness=2)
+    caster = integer(draw, 0, setup.players - 1)
+    spells: list[a.Action] = [
+        a.Destroy(caster, borrowed.id),
+        a.TapAndDamage(caster, (borrowed.id,), integer(draw, 1, 3)),
+    ]
+    return with_permanents(setup, borrowed), (*_lasting(draw, p), pick(draw, spells))
+
+
 def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-targets, R2017-protection-targets: a spell targets a player
     and, or, their permanents, and other players and permanents; that player
