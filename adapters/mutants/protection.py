@@ -53,6 +53,36 @@ class AurasStayOnProtectedPlayers(Rules):
 
 
 @mutant(
+    "auras-dropped-only-as-protection-resolves",
+    "R2017-protection",
+    "Auras on a player go to the graveyard once, as their Teferi's Protection resolves; an "
+    "Aura phasing in onto them later stays attached (it isn't a state-based action)",
+    kills=("auras_cannot_stay_on_protected_players",),
+)
+class AurasDroppedOnlyAsProtectionResolves(Rules):
+    def can_enchant_player(self, player: int) -> bool:
+        return self.state.in_game[player]
+
+    def protect(self, player: int) -> None:
+        super().protect(player)
+        for card in self.state.phased_in():
+            if card.attachment == "aura" and card.attached_to == player:
+                self.aura_to_graveyard(card)
+
+
+@mutant(
+    "protection-covers-owned-permanents",
+    "R2017-nothing-else",
+    "protection from everything is looked up by a permanent's owner too: a permanent the "
+    "protected player owns but another player controls can't be targeted",
+    kills=("protected_players_permanents_others_control_can_be_targeted",),
+)
+class ProtectionCoversOwnedPermanents(Rules):
+    def is_legal_target(self, card: Card) -> bool:
+        return super().is_legal_target(card) and not self.is_protected(card.owner)
+
+
+@mutant(
     "protected-players-cannot-be-attacked",
     "R2017-nothing-else",
     "creatures can't attack a player with protection from everything",
@@ -76,6 +106,25 @@ class ProtectionIgnoredOnTheStack(Rules):
         if isinstance(target, int):
             return self.state.in_game[target]
         return super().still_legal(target)
+
+
+@mutant(
+    "response-rechecks-the-protected-players-own",
+    "R2017-targets",
+    "after Teferi's Protection in response, only the protected player and the permanents they "
+    "control are illegal targets; another player's Aura on one of them, phased out with it "
+    "(702.26g), is still tapped",
+    kills=(
+        "spell_whose_target_phased_out_does_what_it_can",
+        "spell_targeting_a_player_who_gains_protection_does_what_it_can",
+    ),
+)
+class ResponseRechecksTheProtectedPlayersOwn(Rules):
+    def still_legal(self, target: str | int) -> bool:
+        if isinstance(target, int):
+            return super().still_legal(target)
+        card = self.state.cards[target]
+        return card.on_battlefield and not self.is_protected(card.controller)
 
 
 @mutant(

@@ -210,20 +210,44 @@ def _auras_on(obs: Observation, players_: frozenset[int]) -> list[str]:
     ]
 
 
+def _phased_in_onto(
+    shield: tuple[frozenset[int], ...], i: int, step: Step
+) -> Iterator[tuple[str, int]]:
+    """Each Aura phased out before step i, attached to a player who has
+    protection from everything through it (`shield`, by observation), and
+    in the graveyard after it (R2017-auras: it phased in unattached and
+    went, 704.5m); with that player."""
+    for b in step.before.permanents:
+        v = view(step.after, b.id)
+        host = b.attached_to
+        if (
+            b.phased_out
+            and b.on_battlefield
+            and isinstance(host, int)
+            and host in shield[i] & shield[i + 1]
+            and v is not None
+            and v.zone == "graveyard"
+        ):
+            yield b.id, host
+
+
 def _aura_fell_off(trace: Trace) -> bool:
     """R2017-protection, 704.5m: the engine showed Teferi's Protection
     resolve, and an Aura another player controlled, attached to that
-    player, put into the graveyard."""
-    return any(
-        isinstance(step.action, a.TeferisProtection)
-        and step.after.refused is None
-        and shown_resolving(trace, step.action.player)
-        and any(
-            (v := view(step.after, pid)) is not None and v.zone == "graveyard"
-            for pid in _auras_on(step.before, frozenset({step.action.player}))
-        )
-        for step in trace.steps
-    )
+    player, put into the graveyard: as it resolved, or as the Aura phased
+    in onto them later (R2017-auras)."""
+    shield = protected(trace)
+    for i, step in enumerate(trace.steps):
+        x = step.action
+        if isinstance(x, a.TeferisProtection) and step.after.refused is None:
+            on = _auras_on(step.before, frozenset({x.player}))
+            if shown_resolving(trace, x.player) and any(
+                (v := view(step.after, pid)) is not None and v.zone == "graveyard" for pid in on
+            ):
+                return True
+        if any(shown_resolving(trace, p) for _, p in _phased_in_onto(shield, i, step)):
+            return True
+    return False
 
 
 @rule_property(
@@ -239,7 +263,8 @@ def _aura_fell_off(trace: Trace) -> bool:
 )
 def auras_cannot_stay_on_protected_players(trace: Trace) -> None:
     """R2017-protection: Auras can't be attached to a player with protection
-    from everything; one on them as they gain it goes to its owner's
+    from everything; one on them as they gain it, or phasing in onto them
+    while they have it (R2017-auras, 702.26i), goes to its owner's
     graveyard as a state-based action (704.5m)."""
     shield = protected(trace)
     for i, step in enumerate(trace.steps):

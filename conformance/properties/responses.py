@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
+from conformance.observation import Observation
 from conformance.properties.effects import focus, skipped_untap_steps
 from conformance.properties.history import view, was_out_came_in
 from conformance.properties.players import (
@@ -49,16 +50,36 @@ class Response:
     illegal: tuple[str | int, ...]
 
 
+def _gone_with(obs: Observation, responder: int) -> set[str]:
+    """What Teferi's Protection cast by `responder` takes from the
+    battlefield as it resolves, from the position `obs` (phased in there):
+    the permanents they control phase out (directly), whatever is attached
+    to those phases out with them, indirectly, whoever controls it
+    (702.26g), and an Aura on the responder goes to the graveyard, as
+    Auras can't be attached to them (R2017-protection, 704.5m), and what
+    is attached to it falls off with it."""
+    shown = [p for p in obs.permanents if p.phased_in]
+    gone = {p.id for p in shown if p.controller == responder or p.attached_to == responder}
+    grown = True
+    while grown:
+        more = {p.id for p in shown if p.attached_to in gone} - gone
+        gone |= more
+        grown = bool(more)
+    return gone
+
+
 def _responses(trace: Trace) -> Iterator[Response]:
-    """608.2b: a permanent of the responder's (phased in as the spell was
-    cast, so it phases out) and the responder are illegal as it resolves."""
+    """608.2b: what Teferi's Protection takes from the battlefield
+    (`_gone_with`: phased in as the spell was cast, so it phases out or
+    goes) and the responder are illegal as it resolves (R2017-targets,
+    R2017-protection-targets)."""
     shield = protected(trace)
     for i, step, x in played(trace, a.TapAndDamage):
         r = x.protected_in_response
         if r is None or r not in shield[i + 1] or r in shield[i]:
             continue
-        theirs = {p.id for p in step.before.permanents if p.controller == r and p.phased_in}
-        illegal = tuple(t for t in x.targets if t == r or t in theirs)
+        gone = _gone_with(step.before, r)
+        illegal = tuple(t for t in x.targets if t == r or t in gone)
         legal = tuple(t for t in x.targets if t not in illegal)
         yield Response(step, x, r, legal, illegal)
 
@@ -69,6 +90,19 @@ def _check(trace: Trace, rule: str, about: Callable[[Response], bool]) -> None:
             continue
         step, x = res.step, res.spell
         at = f"{where(trace, step)}, targets {', '.join(map(str, x.targets))}"
+        for t in res.illegal:
+            if not isinstance(t, str):
+                continue
+            b, v = view(step.before, t), view(step.after, t)
+            if b is not None and v is not None and v.on_battlefield:
+                expect(
+                    v.tapped == b.tapped,
+                    rule,
+                    at,
+                    f"{t} not tapped: an illegal target, phased out as player "
+                    f"{res.responder}'s Teferi's Protection resolved (608.2b, 702.26g)",
+                    "tapped" if v.tapped else "untapped",
+                )
         if not res.legal:
             expect(
                 draws(step, x.caster) == 0,
@@ -129,10 +163,13 @@ def _phased_out_target_exercised(trace: Trace) -> bool:
 
 def _scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
     """A TapAndDamage answered by Teferi's Protection, from positions of a
-    few phased-in permanents."""
+    few phased-in permanents; the plan may add an attachment another player
+    controls on the responder's permanent, with the engine's Auras or
+    Equipment."""
     return plans.planned_scenarios(
         focus(caps, *_NEEDS),
         players.respond_with_protection,
+        plan_only=focus(caps, C.AURAS, C.EQUIPMENT),
         kinds=(a.PassTurn,),
         max_actions=1,
         min_permanents=1,

@@ -21,6 +21,7 @@ from conformance.properties.attachments import (
 )
 from conformance.properties.effects import Out, sba_may_wait
 from conformance.properties.history import fell_off_in_place, owners, view
+from conformance.properties.players import protected
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
@@ -43,16 +44,31 @@ def _phase_ins(trace: Trace) -> Iterator[tuple[int, Step, str, Out, PermanentVie
             yield k, step, pid, out, c
 
 
+def _can_still_attach(
+    trace: Trace, k: int, host: str | int, shield: tuple[frozenset[int], ...]
+) -> bool:
+    """R2017-auras: whether an attachment phasing in at step k can still be
+    attached to `host`: a permanent still there (phased in), or a player in
+    the game without protection from everything (`shield`, by observation:
+    R2017-protection "Auras can't be attached to that player"; only Auras
+    are attached to players). "The same is true with Auras attached to
+    players": one that can't phases in unattached, and goes (704.5m)."""
+    if isinstance(host, int) and host in shield[k]:
+        return False
+    return host_there(trace.steps[k - 1].after, host)
+
+
 def _came_back_by_702_26i(trace: Trace) -> bool:
     """702.26i: an attachment that phased out directly phased in, and the
     engine showed it attached to what it was attached to, still there; or,
     that gone or phased out, unattached (an Equipment or Fortification) or
     put into the graveyard (an Aura)."""
     kinds = attachment_kinds(trace.scenario)
-    for _, step, pid, out, c in _phase_ins(trace):
+    shield = protected(trace)
+    for k, _step, pid, out, c in _phase_ins(trace):
         if out.host is None:
             continue
-        if host_there(step.after, out.host):
+        if _can_still_attach(trace, k, out.host, shield):
             shown = c.phased_in and c.attached_to == out.host
         elif kinds[pid] == "aura":
             shown = c.zone == "graveyard"
@@ -83,15 +99,18 @@ def directly_phased_out_attachments_find_their_host(trace: Trace) -> None:
     same object if it is still there; otherwise it phases in unattached, and
     an unattached Aura then goes to the graveyard (704.5m). Its host being
     phased out is reading A of docs/readings.md: attached then made
-    unattached by 704.5m/n, or unattached at once, end the same."""
+    unattached by 704.5m/n, or unattached at once, end the same. An Aura
+    on a player who has protection from everything as it phases in can't
+    be attached to them (R2017-protection): it goes to the graveyard."""
     kinds = attachment_kinds(trace.scenario)
+    shield = protected(trace)
     for k, step, pid, out, c in _phase_ins(trace):
         host = out.host
         assert host is not None
         at = f"{where(trace, step)}, {kinds[pid]} {pid} (was on {host})"
         # 704.3: after a Concede state-based actions may wait for priority.
         waits = sba_may_wait(trace, k)
-        if host_there(step.after, host):
+        if _can_still_attach(trace, k, host, shield):
             expect(
                 c.phased_in and c.attached_to == host,
                 "702.26i",
@@ -100,11 +119,14 @@ def directly_phased_out_attachments_find_their_host(trace: Trace) -> None:
                 f"{c.zone}, attached to {c.attached_to}",
             )
         elif kinds[pid] == "aura":
+            # R2017-auras names Auras on players; 702.26i, objects gone.
+            shielded = isinstance(host, int) and host in shield[k]
             expect(
                 c.zone == "graveyard" or (waits and c.phased_in and c.attached_to in (None, host)),
-                "702.26i",
+                "R2017-auras" if shielded else "702.26i",
                 at,
-                f"phased in unattached ({host} is gone or phased out), then put into the graveyard",
+                f"phased in unattached ({host} is gone, phased out or has protection from "
+                "everything), then put into the graveyard",
                 f"{c.zone}, attached to {c.attached_to}",
             )
         else:

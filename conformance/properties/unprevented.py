@@ -1,7 +1,8 @@
 """Properties of what Teferi's Protection leaves happening to its player:
 unpreventable damage from a source with infect still gives them poison
-counters while their life total stays (R2017-unpreventable), and an effect
-that doesn't target them still makes them discard (R2017-nothing-else)."""
+counters while their life total stays (R2017-unpreventable), an effect
+that doesn't target them still makes them discard, and the permanents they
+own that other players control can still be targeted (R2017-nothing-else)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.observation import Observation
+from conformance.properties.history import in_game, owners, view
 from conformance.properties.players import (
     free_through,
     life,
@@ -145,3 +147,87 @@ def protected_players_still_discard(trace: Trace) -> None:
                 f"player {p} discards a card: player {x.caster}'s spell doesn't target them",
                 f"{discarded(step, p)} discarded",
             )
+
+
+def _targets(x: a.Action) -> tuple[str | int, ...]:
+    """What a Destroy or a TapAndDamage cast without a response targets."""
+    if isinstance(x, a.Destroy) and not x.phased_out_in_response:
+        return (x.target,)
+    if isinstance(x, a.TapAndDamage) and x.protected_in_response is None:
+        return x.targets
+    return ()
+
+
+def _borrowed_targets(trace: Trace) -> Iterator[tuple[Step, a.Action, int]]:
+    """Each Destroy or TapAndDamage whose targets are all permanents, phased
+    in, owned by one player who has protection from everything and
+    controlled by players who don't; with that owner."""
+    shield, owner = protected(trace), owners(trace.scenario)
+    for i, step in enumerate(trace.steps):
+        x = step.action
+        targets = _targets(x)
+        if not isinstance(x, a.Destroy | a.TapAndDamage) or not targets:
+            continue
+        views = [view(step.before, t) for t in targets if isinstance(t, str)]
+        distinct = len(set(targets)) == len(targets) == len(views)
+        if not distinct or not in_game(step.before, x.caster):
+            continue
+        owning = {owner.get(str(t)) for t in targets}
+        controlling = {v.controller for v in views if v is not None and v.phased_in}
+        if (
+            all(v is not None and v.phased_in for v in views)
+            and len(owning) == 1
+            and owning <= shield[i]
+            and not controlling & shield[i]
+        ):
+            yield step, x, next(iter(owning))  # type: ignore[arg-type]
+
+
+def _done_to(step: Step, x: a.Action) -> bool:
+    """The spell did what it says to its targets: destroyed, or tapped."""
+    if isinstance(x, a.Destroy):
+        v = view(step.after, x.target)
+        return v is not None and not v.on_battlefield
+    return all((v := view(step.after, str(t))) is not None and v.tapped for t in _targets(x))
+
+
+def _borrowed_targeted(trace: Trace) -> bool:
+    """R2017-nothing-else: the engine showed a player's Teferi's Protection
+    resolve, then a spell destroy or tap a permanent that player owns and
+    another player controls."""
+    return any(
+        step.after.refused is None and _done_to(step, x) and shown_resolving(trace, p)
+        for step, x, p in _borrowed_targets(trace)
+    )
+
+
+_BORROWED = (*_PROTECTION, C.TARGETING, C.DESTROY, C.CONTROL_CHANGE)
+
+
+@rule_property(
+    "R2017-nothing-else",
+    needs=_BORROWED,
+    scenarios=protected_scenarios(
+        players.borrowed_from_protected,
+        a.Destroy,
+        focused=(*_BORROWED, C.MULTI_TARGET, C.PLAYER_DAMAGE),
+    ),
+    exercised=_borrowed_targeted,
+)
+def protected_players_permanents_others_control_can_be_targeted(trace: Trace) -> None:
+    """R2017-nothing-else: protection from everything is the player's
+    (R2017-protection: they can't be targeted, Auras can't be attached to
+    them); nothing else is illegal. A permanent they own but another player
+    controls doesn't phase out with Teferi's Protection, which takes what
+    they control, and a spell can target it: destroy or tap it."""
+    for step, x, p in _borrowed_targets(trace):
+        targets = ", ".join(map(str, _targets(x)))
+        done = "destroyed" if isinstance(x, a.Destroy) else "tapped"
+        expect(
+            step.after.refused is None and _done_to(step, x),
+            "R2017-nothing-else",
+            f"{where(trace, step)}, {targets} (owned by player {p}, protected)",
+            f"{done}: protection from everything is player {p}'s, not their permanents'; "
+            "another player controls it",
+            f"refused: {step.after.refused}" if step.after.refused else "not done",
+        )

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability
-from conformance.setup import Ability, Permanent, Setup, SkipUntap
+from conformance.setup import Ability, Permanent, PhasedOut, Setup, SkipUntap
 from conformance.strategies._draw import Caps, integer, maybe, pick, some
 
 if TYPE_CHECKING:
@@ -270,11 +270,25 @@ def target_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
 
 def aura_on_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-protection, 704.5m: an Aura another player controls is attached
-    to a player, who casts Teferi's Protection."""
-    p, o = _players(draw, setup)
+    to a player, who casts Teferi's Protection. Half the time the Aura is
+    phased out (directly, under its controller) as the active player casts
+    it, and the turns pass to its controller's untap step, which comes
+    before the caster's next turn: it phases in while they still have
+    protection from everything, so it can't be attached to them
+    (R2017-auras, 702.26i) and goes to the graveyard (704.5m)."""
+    phasing_in = maybe(draw)
+    if phasing_in:
+        p = setup.active
+        o = (p + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    else:
+        p, o = _players(draw, setup)
     setup = with_a_permanent(setup, p)
     aura = Permanent(new_id(setup), o, o, ("enchantment",), attachment="aura", attached_to=p)
-    return with_permanents(setup, aura), (a.TeferisProtection(p),)
+    if not phasing_in:
+        return with_permanents(setup, aura), (a.TeferisProtection(p),)
+    aura = replace(aura, phased_out=PhasedOut("direct", o))
+    turns = (a.PassTurn(),) * setup.turns_until(o)
+    return with_permanents(setup, aura), (a.TeferisProtection(p), *turns)
 
 
 def attack_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -300,19 +314,67 @@ def discard_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     )
 
 
+def borrowed_from_protected(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """R2017-nothing-else: a player owns a creature another player controls;
+    the owner casts Teferi's Protection (`_lasting`), which phases out only
+    what they control, and a player's spell targets the creature: destroy
+    it, or tap it (a TapAndDamage with no player to damage)."""
+    p, o = _players(draw, setup)
+    setup = with_a_permanent(setup, p)
+    borrowed = Permanent(new_id(setup), p, o, power=2, toughness=2)
+    caster = integer(draw, 0, setup.players - 1)
+    spells: list[a.Action] = [
+        a.Destroy(caster, borrowed.id),
+        a.TapAndDamage(caster, (borrowed.id,), integer(draw, 1, 3)),
+    ]
+    return with_permanents(setup, borrowed), (*_lasting(draw, p), pick(draw, spells))
+
+
 def respond_with_protection(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """R2017-targets, R2017-protection-targets: a spell targets a player
     and, or, their permanents, and other players and permanents; that player
-    casts Teferi's Protection in response."""
+    casts Teferi's Protection in response. Half the time (with Auras or
+    Equipment) the spell also targets an attachment another player
+    controls on a permanent of theirs (`_foreign_attachment`): it phases
+    out with its host, indirectly (702.26g), an illegal target too."""
     r, c = _players(draw, setup)
     setup = with_a_permanent(setup, r)
     theirs = [p.id for p in setup.permanents if p.controller == r and p.phased_out is None]
     others = [p.id for p in setup.permanents if p.controller != r and p.phased_out is None]
     players = [q for q in range(setup.players) if q != r]
     targets: list[str | int] = [pick(draw, [r, pick(draw, theirs)])]
+    if maybe(draw):
+        setup, attachment = _foreign_attachment(draw, setup, caps, r)
+        targets = [*attachment, *targets]
     targets += [*some(draw, theirs, 1), *some(draw, others, 1), *some(draw, players, 2)]
     unique = tuple(dict.fromkeys(targets))
     return setup, (a.TapAndDamage(c, unique, integer(draw, 1, 3), r),)
+
+
+def _foreign_attachment(
+    draw: st.DrawFn, setup: Setup, caps: Caps, player: int
+) -> tuple[Setup, tuple[str, ...]]:
+    """`setup` with an Aura, or an Equipment (on a creature), that another
+    player than `player` controls, attached to a phased-in permanent
+    `player` controls; and its id (none without Auras or Equipment)."""
+    theirs = [p for p in setup.permanents if p.controller == player and p.phased_out is None]
+    creatures = [p for p in theirs if p.is_creature]
+    kinds = [
+        (kind, types, hosts)
+        for kind, types, need, hosts in (
+            ("aura", ("enchantment",), Capability.AURAS, theirs),
+            ("equipment", ("artifact",), Capability.EQUIPMENT, creatures),
+        )
+        if need in caps and hosts
+    ]
+    if not kinds:
+        return setup, ()
+    kind, types, hosts = pick(draw, kinds)
+    holder = pick(draw, [q for q in range(setup.players) if q != player])
+    made = Permanent(
+        new_id(setup), holder, holder, types, attachment=kind, attached_to=pick(draw, hosts).id
+    )
+    return with_permanents(setup, made), (made.id,)
 
 
 def skipped_untap_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
