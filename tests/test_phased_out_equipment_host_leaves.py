@@ -64,3 +64,23 @@ def test_unattaching_it_as_its_host_leaves_fails() -> None:
         Violation, match=r"702.26j after action 2 \(Destroy\), e \(phased out on its own\)"
     ):
         PROPERTY.check(bugged)
+
+
+def test_an_equipment_back_with_its_host_that_is_then_destroyed_may_trigger() -> None:
+    """704.5n, not 702.26j: e phases out and in with its creature c, whose
+    "phases out until s leaves" ends as s is destroyed; the spell destroying
+    c then resolves (DestroyThroughPhasing), and e, phased in, becomes
+    unattached as a state-based action, which triggers."""
+    case = Scenario(
+        Setup(
+            permanents=(
+                Permanent("c", power=2, toughness=2),
+                Permanent("e", attached_to="c", abilities=("unattached",), **EQUIPMENT),  # type: ignore[arg-type]
+                Permanent("s", types=("artifact",)),
+            )
+        ),
+        (a.DestroyThroughPhasing(0, "c", "s"),),
+    )
+    trace = play(ReferenceEngine(), case)
+    assert trace.steps[0].after.events_of("trigger", "e")
+    PROPERTY.check(trace)

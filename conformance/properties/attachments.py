@@ -331,6 +331,17 @@ def _unattached_by_sba(trace: Trace, k: int, pid: str) -> bool:
     return shown_phased_out(view(trace.steps[k - 1].after, out.host))
 
 
+def _host_left_after_phasing_in(step: Step, pid: str) -> bool:
+    """704.5n, not phasing: `pid` phased in with its host in `step`, which
+    then left the battlefield (destroyed as it came back from "phases out
+    until", or by the legend rule), so it became unattached after phasing."""
+    was = view(step.before, pid)
+    host = was.attached_to if was is not None else None
+    came_in = {e.subject for e in step.after.events if e.kind == "phased_in"}
+    gone = view(step.after, host) if isinstance(host, str) else None
+    return isinstance(host, str) and {pid, host} <= came_in and not (gone and gone.on_battlefield)
+
+
 def _attach_triggers_while_phasing(trace: Trace) -> bool:
     """702.26j: an attachment with a "becomes attached" or "becomes
     unattached" ability phased out and one phased in (both halves of the
@@ -411,7 +422,10 @@ def phasing_never_attaches_or_unattaches(trace: Trace) -> None:
             attach_trigger = e.kind == "trigger" and e.detail in ("attached", "unattached")
             if not (attach_event or attach_trigger):
                 continue
-            if "unattached" in (e.kind, e.detail) and _unattached_by_sba(trace, k, e.subject):
+            if "unattached" in (e.kind, e.detail) and (
+                _unattached_by_sba(trace, k, e.subject)
+                or _host_left_after_phasing_in(step, e.subject)
+            ):
                 continue
             expect(
                 e.subject not in phased,
