@@ -205,3 +205,23 @@ def test_phase_out_triggers_resolve_under_the_lock() -> None:
     bugged = run(mutant_engine("protection-phases-out-before-locking"), case)
     with pytest.raises(Violation, match=r"player 0 casting Teferi's Protection.*life 21 -> 149"):
         prop.check(bugged)
+
+
+def test_locked_caster_gains_nothing_from_lifelink() -> None:
+    """R2017-life-no-effect, 702.15b, 119.10: a player who cast Teferi's
+    Protection casts a lifelink spell; it deals its damage, and the life its
+    lifelink would gain has no effect. A lifelink spell before the
+    protection gains life, so the property counts the case as judged; a
+    mutant that adds lifelink's gain past the lock fails it."""
+    case = Scenario(
+        Setup(permanents=(BEAR,)),
+        (a.DamageOpponents(0, 2), a.TeferisProtection(0), a.DamageOpponents(0, 3)),
+    )
+    prop = REGISTRY["locked_life_spells_resolve_without_changing_life"]
+    reference = run(ReferenceEngine(), case)
+    prop.check(reference)
+    assert prop.exercised is not None and prop.exercised(reference)
+    assert [lives(s.after) for s in reference.steps] == [[22, 18], [22, 18], [22, 15]]
+    bugged = run(mutant_engine("lifelink-ignores-life-lock"), case)
+    with pytest.raises(Violation, match=r"action 3 .*player 0 .*life 22 -> 25"):
+        prop.check(bugged)

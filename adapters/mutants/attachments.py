@@ -213,6 +213,28 @@ class PhasingFiresAttachTriggers(Rules):
 
 
 @mutant(
+    "host-leaving-unattaches-phased-out-equipment",
+    "702.26j",
+    "a permanent leaving the battlefield unattaches the Equipment and Fortifications on it at "
+    "once, phased-out ones too, firing their 'becomes unattached' triggers",
+    kills=("phasing_never_attaches_or_unattaches",),
+)
+class HostLeavingUnattachesPhasedOutEquipment(Rules):
+    def leave_battlefield(self, card: Card, zone: str, release: bool = True) -> None:
+        for other in self.state.cards.values():
+            if (
+                other.on_battlefield
+                and other.attached_to == card.id
+                and other.attachment in ("equipment", "fortification")
+            ):
+                other.attached_to = None
+                self.state.events.append(Event("unattached", other.id))
+                if "unattached" in other.abilities:
+                    self.state.triggers.append((other.id, "unattached", other.controller))
+        super().leave_battlefield(card, zone, release)
+
+
+@mutant(
     "unattached-aura-stays",
     "704.5m",
     "an Aura whose host is gone stays on the battlefield unattached",

@@ -196,3 +196,25 @@ class ProtectionPhasesOutBeforeLocking(Rules):
         self.phase_out(self.all_you_control(player))
         self.resolve_triggers()
         self.state.locked.add(player)
+
+
+@mutant(
+    "lifelink-ignores-life-lock",
+    "R2017-life-no-effect",
+    "lifelink adds the damage its spell dealt straight to the caster's life total, as part of "
+    "the damage event, past 'your life total can't change'",
+    kills=("locked_life_spells_resolve_without_changing_life",),
+)
+class LifelinkIgnoresLifeLock(Rules):
+    def damage_opponents(self, action: a.DamageOpponents) -> None:
+        if self.life_can_change(action.caster):
+            super().damage_opponents(action)
+            return
+        self.check_player(action.caster)
+        self.receive_priority()
+        for p in range(self.state.players):
+            if p != action.caster:
+                dealt = self.damage_player(
+                    p, action.amount, not action.unpreventable, action.infect
+                )
+                self.state.life[action.caster] += dealt

@@ -86,6 +86,46 @@ def _life_spells_did_nothing(trace: Trace) -> bool:
     )
 
 
+def _locked_lifelink(trace: Trace) -> Iterator[tuple[Step, int]]:
+    """Each lifelink spell the engine carried out whose caster's life total
+    couldn't change, with that caster."""
+    for i, step, x in played(trace, a.DamageOpponents):
+        if locked_through(trace, i, x.caster):
+            yield step, x.caster
+
+
+def _dealt_damage(step: Step, caster: int) -> bool:
+    """The spell of `caster` visibly dealt damage: an opponent lost life or
+    got poison counters (702.90b)."""
+    return any(
+        p.index != caster
+        and (life_change(step, p.index) < 0 or p.poison > step.before.players[p.index].poison)
+        for p in step.after.players
+    )
+
+
+def _lifelink_did_nothing(trace: Trace) -> bool:
+    """R2017-life-no-effect, its lifelink half: the engine showed a lifelink
+    spell gain its caster life (702.15b), and, after showing that caster's
+    Teferi's Protection resolve, one deal damage leaving their life total."""
+    gained = any(
+        life_change(step, x.caster) > 0 and free_through(trace, i, x.caster)
+        for i, step, x in played(trace, a.DamageOpponents)
+    )
+    return gained and any(
+        _dealt_damage(step, caster)
+        and not life_change(step, caster)
+        and shown_resolving(trace, caster)
+        for step, caster in _locked_lifelink(trace)
+    )
+
+
+def _locked_life_did_nothing(trace: Trace) -> bool:
+    """R2017-life-no-effect: a locked player's life spell or lifelink
+    spell left their life total, as the rule says."""
+    return _life_spells_did_nothing(trace) or _lifelink_did_nothing(trace)
+
+
 def _protections_cast(trace: Trace) -> Iterator[tuple[Step, int]]:
     """Each Teferi's Protection the engine carried out, with its caster,
     but one cast right after a player left the game: triggers of that
@@ -102,21 +142,35 @@ def _protections_cast(trace: Trace) -> Iterator[tuple[Step, int]]:
     "R2017-life-no-effect",
     needs=_SPELLS,
     scenarios=scenarios_of(
-        players.life_spells_locked, a.GainLife, a.LoseLife, extra=(C.PHASE_TRIGGERS,)
+        players.life_spells_locked,
+        a.GainLife,
+        a.LoseLife,
+        extra=(C.PHASE_TRIGGERS, C.PLAYER_DAMAGE),
     ),
-    exercised=_life_spells_did_nothing,
+    exercised=_locked_life_did_nothing,
     reads=_READS,
 )
 def locked_life_spells_resolve_without_changing_life(trace: Trace) -> None:
     """R2017-life-no-effect: while a player's life total can't change, their
     spells that gain or lose life still resolve (the card is drawn); the
-    life part has no effect. So does the life gain of "whenever this phases
-    out, you gain life" of a permanent Teferi's Protection phases out: the
-    life total can't change from its first instruction on (608.2c), and the
-    trigger is put on the stack only after the spell has resolved (603.3):
-    the caster's life total stays through the spell."""
+    life part has no effect. So has the life gain of their lifelink spell
+    (702.15b: its damage makes its controller gain that much life; 119.10:
+    a player whose life total can't change gains none), whatever it dealt.
+    So does the life gain of "whenever this phases out, you gain life" of a
+    permanent Teferi's Protection phases out: the life total can't change
+    from its first instruction on (608.2c), and the trigger is put on the
+    stack only after the spell has resolved (603.3): the caster's life total
+    stays through the spell."""
     for _, step, x in _locked_spells(trace, (a.GainLife, a.LoseLife)):
         _resolved_leaving_life(trace, step, x.player, "R2017-life-no-effect")
+    for step, caster in _locked_lifelink(trace):
+        expect(
+            not life_change(step, caster),
+            "R2017-life-no-effect",
+            f"{where(trace, step)}, player {caster} (life total can't change)",
+            "their life total stays: their lifelink spell's life gain has no effect",
+            f"life {life(step.before, caster)} -> {life(step.after, caster)}",
+        )
     for step, player in _protections_cast(trace):
         expect(
             not life_change(step, player),

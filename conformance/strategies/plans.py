@@ -357,6 +357,28 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
 
 
+def equipment_out_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26b, 702.26i, 702.26j: an Equipment or a Fortification (as the
+    engine has them) with "whenever this becomes unattached", on a new host
+    of a player's, phases out on its own; the host is destroyed while it is
+    out, which does nothing to it; then turns pass up to the player's untap
+    step, where it phases in unattached, triggering nothing. Else
+    `attachment_loses_host`."""
+    kinds = [k for k in _ATTACHMENT_KINDS if k[0] != "aura" and k[1] in caps]
+    if not kinds:
+        return attachment_loses_host(draw, setup, caps)
+    setup, made, host = _new_pair(draw, setup, kinds)
+    setup = replace(
+        setup,
+        permanents=tuple(
+            replace(p, abilities=("unattached",)) if p.id == made else p for p in setup.permanents
+        ),
+    )
+    player = _controller(setup, made)
+    turns = (a.PassTurn(),) * setup.turns_until(player)
+    return setup, (a.PhaseOut(player, (made,)), a.Destroy(player, host), *turns)
+
+
 def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     """702.26i: an attachment phases out on its own and its host stays (or
     phases out and back in meanwhile), so it phases in attached to it (an

@@ -95,11 +95,19 @@ def life_spells_locked(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     player casts Teferi's Protection and casts life spells. With phase
     triggers, half the time the player also controls "whenever this phases
     out, you gain life": Teferi's Protection phases it out, and the trigger
-    resolves after the spell (603.3), under the lock (608.2c)."""
+    resolves after the spell (603.3), under the lock (608.2c). With damage
+    to players, half the time one of the spells is the player's lifelink
+    spell damaging each opponent: its life gain (702.15b) has no effect
+    under the lock either."""
     p, _ = _players(draw, setup)
-    spells = [a.GainLife(p, integer(draw, 1, 3)), a.LoseLife(p, integer(draw, 1, 3))]
+    spells: list[a.Action] = [
+        a.GainLife(p, integer(draw, 1, 3)),
+        a.LoseLife(p, integer(draw, 1, 3)),
+    ]
     if Capability.PHASE_TRIGGERS in caps and maybe(draw):
         setup = _with_ability(setup, p, "phases_out")
+    if Capability.PLAYER_DAMAGE in caps and maybe(draw):
+        spells.append(a.DamageOpponents(p, integer(draw, 1, 3)))
     return with_a_permanent(setup, p), (
         pick(draw, spells),
         a.TeferisProtection(p),
