@@ -3,6 +3,7 @@ package registers them all in `REGISTRY`."""
 
 from conformance.properties import (  # noqa: F401
     as_long_as,
+    attach_triggers,
     attachments,
     blocking,
     combat,
