@@ -178,7 +178,15 @@ CASES = {
 def test_every_property_of_the_area_has_a_case() -> None:
     modules = {
         f"conformance.properties.{m}"
-        for m in ("attachments", "unattached", "durations", "limited", "until", "until_released")
+        for m in (
+            "attachments",
+            "attach_triggers",
+            "unattached",
+            "durations",
+            "limited",
+            "until",
+            "until_released",
+        )
     }
     mine = {n for n, p in REGISTRY.items() if p.check.__module__ in modules}
     assert mine == set(CASES)
