@@ -21,7 +21,7 @@ from conformance.properties import REGISTRY
 from conformance.properties.registry import Violation
 from conformance.running import Step, Trace, play
 from conformance.scenario import Scenario
-from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 
 
 def creature(pid: str, controller: int = 0, power: int = 1, **kw: object) -> Permanent:
@@ -351,3 +351,40 @@ def test_an_anthem_phased_in_as_its_source_leaves_applies_at_once(on_a_host: boo
     assert reference.steps[-1].after.permanent("y").power == 2
     with pytest.raises(Violation, match=r"after action 2 \(Destroy\), y: expected power 2"):
         prop.check(play(mutant_engine("released-anthem-waits-for-untap"), case))
+
+
+#: Readings F: s entered under player 2, who concedes; player 1's control of
+#: s ends as x phases out, while s is phased out (800.4c: exiled, or not).
+DEFAULT_CONTROLLER_GONE = Scenario(
+    Setup(
+        players=3,
+        permanents=(
+            Permanent("x", owner=1, controller=1, types=("artifact",)),
+            Permanent(
+                "s",
+                owner=0,
+                controller=1,
+                default_controller=2,
+                power=2,
+                toughness=2,
+                phased_out=PhasedOut("direct", under=1),
+            ),
+        ),
+        effects=(ControlEffect("s", 1, Duration("as_long_as_you_control", "x")),),
+    ),
+    (a.Concede(2), a.PhaseOut(1, ("x",))),
+)
+
+
+@pytest.mark.parametrize("zone", ["exile", "battlefield"])
+def test_a_phased_out_creature_whose_control_falls_to_a_leaver_is_not_judged(zone: str) -> None:
+    """800.4c, readings F: whether a phased-out permanent is exiled as its
+    control falls to a player who left is open; state-based actions are not
+    what exiles it, so the 702.26b property accepts both outcomes, and still
+    fails a graveyard."""
+    prop = REGISTRY["state_based_actions_ignore_phased_out_creatures"]
+    trace = play(ReferenceEngine(), DEFAULT_CONTROLLER_GONE)
+    assert trace.steps[-1].after.permanent("s").zone == "exile"
+    prop.check(_last_step_shows(trace, "s", zone=zone))
+    with pytest.raises(Violation, match=r"702\.26b"):
+        prop.check(_last_step_shows(trace, "s", zone="graveyard"))

@@ -22,6 +22,7 @@ from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history, sba_may_wait
 from conformance.properties.history import (
     default_controllers,
+    in_game,
     owners,
     players_who_left,
     view,
@@ -330,10 +331,6 @@ def phasing_out_both_ways_is_indirect(trace: Trace) -> None:
                     "phased out indirectly",
                     f"cause {c.cause}",
                 )
-
-
-def in_game(obs: Observation, player: int) -> bool:
-    return 0 <= player < len(obs.players) and obs.players[player].in_game
 
 
 def host_there(obs: Observation, host: str | int) -> bool:

@@ -16,6 +16,8 @@ from conformance.properties.history import (
     abilities,
     ceased_while_phased_out,
     creature_ids,
+    default_controllers,
+    in_game,
     indirectly_out,
     released_by_leaving,
     until_sources,
@@ -157,10 +159,13 @@ def state_based_actions_ignore_phased_out_creatures(trace: Trace) -> None:
     on the battlefield. No action but a turn passing takes a phased-out
     creature off the battlefield, unless what it waited for left the
     battlefield (610.4: it phases in with its damage, and may then die),
-    its owner left the game (702.26k, 800.4a), or it was a token that
-    ceased to exist (702.25k, 217.8d, in the older editions). (That it
+    its owner left the game (702.26k, 800.4a), it was exiled as its control
+    fell to a player who had left (800.4c; readings F leaves open whether a
+    phased-out one is), or it was a token that ceased to exist (702.25k,
+    217.8d, in the older editions). (That it
     doesn't phase in either is `phased_out_permanents_stay_out_between_untap_steps`.)"""
     creatures = creature_ids(trace.scenario)
+    by_default = default_controllers(trace.scenario)
     history = zip(trace.steps, until_sources(trace), indirectly_out(trace), strict=True)
     for step, waiting, indirect in history:
         turn_passed = isinstance(step.action, a.PassTurn)
@@ -173,6 +178,8 @@ def state_based_actions_ignore_phased_out_creatures(trace: Trace) -> None:
             if released or ceased_while_phased_out(step, b.id):
                 continue
             c = view(step.after, b.id)
+            if c is not None and c.zone == "exile" and not in_game(step.before, by_default[b.id]):
+                continue  # 800.4c: its control fell to a player who left (readings F: open)
             expect(
                 c is not None and c.on_battlefield,
                 "702.26b",

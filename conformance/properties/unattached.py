@@ -17,10 +17,9 @@ from conformance.properties.attachments import (
     attachment_kinds,
     history_steps,
     host_there,
-    in_game,
 )
 from conformance.properties.effects import Out, sba_may_wait
-from conformance.properties.history import fell_off_in_place, owners, view
+from conformance.properties.history import fell_off_in_place, in_game, owners, view
 from conformance.properties.players import protected
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
