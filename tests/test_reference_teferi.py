@@ -58,6 +58,19 @@ def test_exchange_and_life_costs() -> None:
     assert [o.refused is None for o in obs[4:]] == [False, True, False]
 
 
+def test_an_exchange_is_a_gain_and_a_loss_replacements_modify() -> None:
+    """701.12c: exchanging life totals, each player gains or loses the
+    difference, and "if an opponent would gain life, you draw that many
+    cards instead" replaces the gain: player 0 draws 5 instead of player 1
+    gaining them, and loses 5 all the same."""
+    into_cards = Permanent("g", 0, 0, ("enchantment",), abilities=("gain_to_draw",))
+    obs = play(Setup(permanents=(into_cards,)), a.LoseLife(1, 5), a.ExchangeLife(1, 0))
+    assert lives(obs[-1]) == [15, 15]
+    assert [p.cards_drawn for p in obs[-1].players] == [5, 2]
+    plain = play(Setup(), a.LoseLife(1, 5), a.ExchangeLife(1, 0))
+    assert lives(plain[-1]) == [15, 20]
+
+
 def test_replacements_of_and_by_life() -> None:
     """R2017-replaced-by-life: the draw is replaced by nothing;
     R2017-life-replacement: gaining life can't be replaced."""

@@ -131,14 +131,21 @@ class LifeRules:
     def exchange_life(self, action: a.ExchangeLife) -> None:
         """R2017-exchange: if either player's life total can't change, the
         exchange doesn't happen and neither total changes (701.12b); the
-        target must be a legal one (R2017-protection)."""
+        target must be a legal one (R2017-protection). 701.12c: otherwise
+        each player gains or loses the life that makes their total the
+        other's previous one, and replacement effects may modify these
+        gains and losses ("you draw that many cards instead")."""
         self.check_player(action.player)  # type: ignore[attr-defined]
         self.target_player(action.target)  # type: ignore[attr-defined]
         self.receive_priority()  # type: ignore[attr-defined]
         one, other = action.player, action.target
         if self.life_can_change(one) and self.life_can_change(other):
-            life = self.state.life
-            life[one], life[other] = life[other], life[one]
+            difference = self.state.life[other] - self.state.life[one]
+            for player, change in ((one, difference), (other, -difference)):
+                if change > 0:
+                    self.gain_life(player, change)
+                else:
+                    self.lose_life(player, -change)
         self.draw(action.player, 1)
 
     def can_pay_life(self, player: int, amount: int) -> bool:
