@@ -24,6 +24,7 @@ from conformance.setup import Setup
 from conformance.strategies import Caps, scenarios
 from conformance.strategies._draw import pick
 from conformance.strategies.plans import Planned, planned_scenarios
+from conformance.strategies.players import with_changed
 
 
 def _priority_given(step: Step) -> bool:
@@ -143,9 +144,8 @@ def _sick_creature_phases_in_then_attacks(draw: st.DrawFn, setup: Setup, caps: C
     x, source = pick(draw, pairs)
     player = x.controller
     sick = replace(x, sick=True, tapped=False)
-    changed = tuple(sick if p.id == x.id else p for p in setup.permanents)
     defender = pick(draw, [q for q in range(setup.players) if q != player])
-    return replace(setup, permanents=changed, active=player), (
+    return replace(with_changed(setup, sick), active=player), (
         a.PhaseOutUntil(player, source, x.id),
         a.Destroy(player, source),
         a.DeclareAttackers(player, (x.id,), defender),

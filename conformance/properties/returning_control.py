@@ -20,6 +20,7 @@ from conformance.running import Trace
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned
+from conformance.strategies.players import with_changed
 
 
 def lent_while_phased_out(
@@ -56,9 +57,7 @@ def lent_while_phased_out(
         if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
     )
     return replace(
-        setup,
-        permanents=tuple(lent if p.id == x.id else p for p in setup.permanents),
-        effects=(*effects, ControlEffect(x.id, borrower, duration)),
+        with_changed(setup, lent), effects=(*effects, ControlEffect(x.id, borrower, duration))
     )
 
 

@@ -32,7 +32,7 @@ from conformance.running import Step, Trace
 from conformance.setup import Duration, Permanent, Setup
 from conformance.strategies._draw import maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
-from conformance.strategies.players import new_id, with_permanents
+from conformance.strategies.players import new_id, with_changed, with_permanents
 
 
 def _sick_activations(trace: Trace) -> list[tuple[Step, str, int, int]]:
@@ -258,7 +258,7 @@ def _comes_in_then_phases_in(draw: st.DrawFn, setup: Setup, caps: Collection[C])
             # A land creature's mana ability is a {T} ability too.
             types=("land", "creature") if move is a.TapForMana else chosen.types,
         )
-        setup = replace(setup, permanents=tuple(sick if p.id == x else p for p in setup.permanents))
+        setup = with_changed(setup, sick)
     else:
         return setup, ()
     source = Permanent(new_id(setup), player, player, ("artifact",))

@@ -36,7 +36,7 @@ from conformance.setup import (
 )
 from conformance.strategies import plans
 from conformance.strategies._draw import Caps, integer, maybe, pick
-from conformance.strategies.players import new_id, with_permanents
+from conformance.strategies.players import new_id, with_changed, with_permanents
 
 #: The replacements that make their controller draw when an opponent's life
 #: changes (docs/vocabulary.md): with one, the caster may draw for another
@@ -144,7 +144,7 @@ def _draw_replaced_by_a_waiter(draw: st.DrawFn, setup: Setup, caps: Caps) -> pla
     waiter = replace(
         x, abilities=tuple(dict.fromkeys((*x.abilities, "draw_to_life"))), phased_out=out
     )
-    setup = replace(setup, permanents=tuple(waiter if p is x else p for p in setup.permanents))
+    setup = with_changed(setup, waiter)
     first: tuple[a.Action, ...] = ()
     if out is None:
         first = (a.PhaseOutUntil(setup.permanent(source).controller, source, x.id),)

@@ -19,6 +19,7 @@ from conformance.running import Step, Trace
 from conformance.setup import ControlEffect, PhasedOut, Setup
 from conformance.strategies._draw import Caps, maybe, pick
 from conformance.strategies.plans import Planned, planned_scenarios
+from conformance.strategies.players import with_changed
 
 _QUIET = {C.SKIP_UNTAP, C.LEAVE_GAME, C.PHASE_OUT_UNTIL}
 
@@ -70,11 +71,7 @@ def _phased_out_tapper(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         for e in setup.effects
         if not (isinstance(e, ControlEffect) and x.id in (e.target, e.duration.of))
     )
-    setup = replace(
-        setup,
-        permanents=tuple(tapper if p.id == x.id else p for p in setup.permanents),
-        effects=effects,
-    )
+    setup = replace(with_changed(setup, tapper), effects=effects)
     return setup, (a.PassTurn(),) * setup.turns_until(player)
 
 

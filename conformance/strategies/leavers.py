@@ -13,6 +13,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.setup import ControlEffect, Permanent, PhasedOut, Setup
 from conformance.strategies._draw import Caps, maybe, pick
+from conformance.strategies.players import with_changed
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
 if TYPE_CHECKING:
@@ -48,8 +49,7 @@ def controlled_by_a_leaver(
         controller=leaver,
         default_controller=leaver if entered else None,
     )
-    permanents = tuple(lent if p.id == source else p for p in setup.permanents)
-    setup = _phased_out_until(replace(setup, permanents=permanents, effects=effects), x, source)
+    setup = _phased_out_until(replace(with_changed(setup, lent), effects=effects), x, source)
     return setup, (a.Concede(leaver),)
 
 

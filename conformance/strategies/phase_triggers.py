@@ -12,7 +12,7 @@ from conformance.capabilities import Capability as C
 from conformance.setup import Ability, ControlEffect, Permanent, PhasedOut, Setup, SkipUntap
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.plans import Planned
-from conformance.strategies.players import new_id, with_permanents
+from conformance.strategies.players import new_id, with_changed, with_permanents
 
 #: What the plan `released_mid_turn` needs (610.4).
 RELEASE = (C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING)
@@ -35,10 +35,7 @@ def _with_triggers(
 ) -> Setup:
     """`setup` where `x` also has the abilities `added` (and `fields`)."""
     abilities = tuple(dict.fromkeys((*x.abilities, *added)))
-    changed = replace(x, abilities=abilities, **fields)  # type: ignore[arg-type]
-    return replace(
-        setup, permanents=tuple(changed if p.id == x.id else p for p in setup.permanents)
-    )
+    return with_changed(setup, replace(x, abilities=abilities, **fields))  # type: ignore[arg-type]
 
 
 def released_mid_turn(draw: st.DrawFn, setup: Setup) -> Planned:
@@ -117,5 +114,4 @@ def returning_as_its_host_phases_out(draw: st.DrawFn, setup: Setup) -> Planned:
     # Its phasing out is what must not trigger: it always has that ability.
     added = pick(draw, [("phases_out",), ("phases_in", "phases_out")])
     setup = _with_triggers(setup, x, added, phased_out=PhasedOut("direct", under=player))
-    turns = (player - setup.active) % setup.players or setup.players
-    return setup, (a.PassTurn(),) * turns
+    return setup, (a.PassTurn(),) * setup.turns_until(player)

@@ -22,7 +22,7 @@ from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Permanent, Setup
 from conformance.strategies._draw import Caps, composite, integer, maybe, pick
 from conformance.strategies.leavers import can_control_without_owning, controlled_by_a_leaver
-from conformance.strategies.players import new_id, with_permanents
+from conformance.strategies.players import new_id, with_changed, with_permanents
 from conformance.strategies.plays import ACTION_KINDS, action_lists
 from conformance.strategies.positions import SIMPLE_DURATIONS, setups
 
@@ -368,12 +368,7 @@ def equipment_out_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
     if not kinds:
         return attachment_loses_host(draw, setup, caps)
     setup, made, host = _new_pair(draw, setup, kinds)
-    setup = replace(
-        setup,
-        permanents=tuple(
-            replace(p, abilities=("unattached",)) if p.id == made else p for p in setup.permanents
-        ),
-    )
+    setup = with_changed(setup, replace(setup.permanent(made), abilities=("unattached",)))
     player = _controller(setup, made)
     turns = (a.PassTurn(),) * setup.turns_until(player)
     return setup, (a.PhaseOut(player, (made,)), a.Destroy(player, host), *turns)

@@ -69,6 +69,13 @@ def with_permanents(setup: Setup, *made: Permanent) -> Setup:
     return replace(setup, permanents=(*setup.permanents, *made))
 
 
+def with_changed(setup: Setup, *changed: Permanent) -> Setup:
+    """`setup` with each of `changed` in the place of its permanent of the
+    same id."""
+    by_id = {p.id: p for p in changed}
+    return replace(setup, permanents=tuple(by_id.get(p.id, p) for p in setup.permanents))
+
+
 def new_id(setup: Setup, k: int = 0) -> str:
     """The id of the (k+1)-th permanent added to `setup` (its ids are p1, p2, ...)."""
     return f"p{len(setup.permanents) + 1 + k}"
