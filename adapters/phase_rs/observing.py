@@ -179,14 +179,14 @@ class Reader:
         drawn_instead: int | None = None
         for e in raw:
             kind, data = e["type"], e.get("data") or {}
-            if kind == "ReplacementApplied" and data.get("event_type") == "GainLife":
-                drawn_instead = 0
-                continue
-            if kind == "ReplacementApplied":
-                replacing.add(data["source_id"])
-            if kind in ("ReplacementApplied", "CardDrawn") and drawn_instead is not None:
-                drawn_instead += 1  # a card drawn instead, or what replaced its draw
             if kind in ("ReplacementApplied", "CardDrawn"):
+                if kind == "ReplacementApplied" and data.get("event_type") == "GainLife":
+                    drawn_instead = 0  # the gain becomes draws: count them
+                    continue
+                if kind == "ReplacementApplied":
+                    replacing.add(data["source_id"])  # a draw becomes this source's gain
+                if drawn_instead is not None:
+                    drawn_instead += 1  # a card drawn instead, or what replaced its draw
                 continue
             if kind == "LifeChanged":
                 life = data["amount"]
