@@ -23,6 +23,7 @@ from adapters.phase_rs import cards as phase_cards
 from adapters.phase_rs import player_cards as pc
 from adapters.phase_rs.driving import Driver
 from adapters.phase_rs.supply import spells_for
+from adapters.protocol import Inexpressible
 from conformance import actions as a
 from conformance.observation import Observation
 from conformance.scenario import Scenario
@@ -89,7 +90,10 @@ def test_the_forecast_names_what_is_cast_and_changes_no_play(
     forecast_used = 0
     for scenario in _drawn(80):
         wanted.clear()
-        from_setup = _play(ENGINE.start(scenario.setup), scenario.actions)
+        try:
+            from_setup = _play(ENGINE.start(scenario.setup), scenario.actions)
+        except Inexpressible:  # set aside, as a property run does
+            continue
         forecast = {(seat, spec.name) for seat, spec in spells_for(scenario)}
         exempt = _unforeseen(scenario.actions)
         unforeseen = {(s, n) for s, n in wanted if (s, n) not in forecast and n not in exempt}

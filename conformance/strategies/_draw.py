@@ -1,8 +1,12 @@
 """Drawing primitives the strategies share.
 
 Building a Hypothesis strategy costs far more than drawing from one, so the
-composites draw through these cached primitives; each shrinks toward its
-first option (or its lowest value), so counterexamples read plainly.
+composites draw through these primitives; each shrinks toward its first
+option (or its lowest value), so counterexamples read plainly. Inside a
+composite they take their choice straight from Hypothesis's test case
+(`ConjectureData`): the same choice `st.integers(lo, hi)` or `st.booleans()`
+makes, without the strategy's wrapping around it (validation, a span of its
+own), which cost half of each draw; elsewhere they draw the strategy.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture.data import ConjectureData
 
 from conformance.capabilities import Capability
 
@@ -28,6 +33,9 @@ def integer(draw: st.DrawFn, lo: int, hi: int) -> int:
     """An integer in [lo, hi], shrinking toward `lo`."""
     if lo >= hi:
         return lo
+    data = getattr(draw, "__self__", None)
+    if isinstance(data, ConjectureData):
+        return data.draw_integer(lo, hi)
     strategy = _INTS.get((lo, hi))
     if strategy is None:
         strategy = _INTS[(lo, hi)] = st.integers(lo, hi)
@@ -40,6 +48,9 @@ def pick(draw: st.DrawFn, options: Sequence[T]) -> T:
 
 
 def maybe(draw: st.DrawFn) -> bool:
+    data = getattr(draw, "__self__", None)
+    if isinstance(data, ConjectureData):
+        return data.draw_boolean()
     return draw(_BOOL)
 
 
