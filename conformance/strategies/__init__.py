@@ -99,8 +99,12 @@ def conceding_scenarios(
 
 
 def _a_neighbour_concedes(draw: st.DrawFn, setup: Setup, leaver: int) -> tuple[a.Concede, ...]:
-    """A concession by the player seated right before or right after
-    `leaver`, unless that is the active player."""
+    """A concession by the player seated right before `leaver` (two times in
+    three) or right after, unless that is the active player. Before, so
+    that `leaver`, the player the property is about, is the second of the
+    row: an engine that counts a passed-over seat only next to a seat still
+    played (800.4m) gets `leaver` wrong only then."""
     n = setup.players
-    seats = sorted({(leaver - 1) % n, (leaver + 1) % n} - {setup.active, leaver})
+    before, after = (leaver - 1) % n, (leaver + 1) % n
+    seats = [s for s in (before, before, after) if s not in (setup.active, leaver)]
     return (a.Concede(pick(draw, seats)),) if seats else ()
