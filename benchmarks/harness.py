@@ -27,6 +27,7 @@ HANDWRITTEN = ("hand-written", "untap step, events included")
 #: Operations of the scenario benchmarks (`benchmarks/test_overhead.py`).
 SUITE = "generate and check"
 RUNNER = "runner, replaying the engine's answers"
+FLOOR = "Hypothesis alone, as many choices"
 DIRECT = "engine, called directly"
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import DIRECT, HANDWRITTEN, RUNNER, SIZES, SUITE
+from benchmarks.harness import DIRECT, FLOOR, HANDWRITTEN, RUNNER, SIZES, SUITE
 from conformance.atomic import write_files_atomically
 from conformance.bench.growth import fit_growth
 from conformance.bench.plot import Series, duration, svg_plot
@@ -151,19 +151,26 @@ def overhead_rows(rows: list[Row]) -> dict[str, dict[str, Row]]:
 def overhead_table(by_engine: dict[str, dict[str, Row]]) -> list[str]:
     out = [
         f"| engine | scenarios | {SUITE} | {RUNNER} | {DIRECT} | "
-        "suite overhead, % of engine | engine errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "suite overhead, % of engine | engine errors | "
+        f"{FLOOR} (choices per scenario) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for engine, ops in by_engine.items():
         if any(op not in ops for op in (SUITE, RUNNER, DIRECT)):
             continue
         per = {op: duration(row.best / row.extra["scenarios"]) for op, row in ops.items()}
         direct = ops[DIRECT].extra
+        floor = (
+            f"{per[FLOOR]} ({_number(direct.get('floor_pct'))} %; {ops[FLOOR].extra['choices']})"
+            if FLOOR in ops
+            else "–"
+        )
         out.append(
             f"| {engine} | {direct['scenarios']} | {per[SUITE]} "
             f"({_number(direct.get('generation_pct'))} %) | {per[RUNNER]} "
             f"({_number(direct.get('runner_pct'))} %) | {per[DIRECT]} | "
-            f"{_number(direct.get('overhead_pct'))} | {ops[RUNNER].extra['engine_errors']} |"
+            f"{_number(direct.get('overhead_pct'))} | {ops[RUNNER].extra['engine_errors']} | "
+            f"{floor} |"
         )
     return [*out, ""]
 
@@ -187,6 +194,17 @@ def targets_table(
         out.append(
             f"| suite overhead below {OVERHEAD_TARGET_PCT:g} % of phase.rs per scenario | "
             f"{pct:.1f} % | {'yes' if pct < OVERHEAD_TARGET_PCT else 'no'} |"
+        )
+    floor = by_engine.get("phase-rs", {}).get(FLOOR)
+    suite = by_engine.get("phase-rs", {}).get(SUITE)
+    if direct is not None and floor is not None and suite is not None:
+        out.append(
+            "| Hypothesis alone, drawing as many choices, against phase.rs per scenario | "
+            f"{_number(direct.extra.get('floor_pct'))} % | reported |"
+        )
+        out.append(
+            "| generating a scenario against Hypothesis alone, as many choices | "
+            f"{suite.best / floor.best:.2f}× | reported |"
         )
     for label, by_size in untap.items():
         if label.endswith(": pass turn"):

@@ -11,10 +11,15 @@ that engine's capabilities, derandomized so every round draws the same ones):
   observations the engine gave, so the runner is timed without the engine;
 * engine: starting the game as the runner does (`start_game`: knowing the
   actions, if the adapter asks) and performing each action, the adapter
-  called directly: the time the engine, with its adapter, spends.
+  called directly: the time the engine, with its adapter, spends;
+* Hypothesis alone: as many examples, each making as many choices as the
+  scenarios made on average, and nothing else (a flat list of booleans):
+  the least any Hypothesis strategy drawing that much costs, so generation
+  is shown against what it can't go below.
 
-The suite's overhead per scenario is the first two against the third; the
-engine row's `extra_info` gives it as a percentage (`overhead_pct`).
+The suite's overhead per scenario is the first two against the engine's; the
+engine row's `extra_info` gives it as a percentage (`overhead_pct`), and the
+floor's (`floor_pct`).
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.control import current_build_context
 
 from adapters.protocol import start_game
-from benchmarks.harness import DIRECT, ENGINES, RUNNER, SUITE, Timings, engine_or_skip
+from benchmarks.harness import DIRECT, ENGINES, FLOOR, RUNNER, SUITE, Timings, engine_or_skip
 from conformance.actions import Action
 from conformance.capabilities import Capability
 from conformance.legality import check_setup
@@ -36,31 +42,54 @@ from conformance.running import EngineError, play
 from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import scenarios
+from conformance.strategies._draw import composite
 
 #: Scenarios per round; times in the report are per scenario.
 EXAMPLES = 30
 ROUNDS = 5
+DRAWING = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 
 
-def generate(caps: frozenset[Capability]) -> list[Scenario]:
-    """Draw and check `EXAMPLES` scenarios the way a property does."""
+def generate(caps: frozenset[Capability], choices: list[int] | None = None) -> list[Scenario]:
+    """Draw and check `EXAMPLES` scenarios the way a property does; if
+    given, `choices` gets how many choices Hypothesis made for each."""
     drawn: list[Scenario] = []
 
-    @settings(
-        max_examples=EXAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @DRAWING
     @given(scenarios(caps))
     def draw_one(scenario: Scenario) -> None:
         check_setup(scenario.setup)
         drawn.append(scenario)
+        if choices is not None:
+            choices.append(len(current_build_context().data.choices))
 
     draw_one()
     return drawn
+
+
+@composite
+def _booleans(draw: Any, n: int) -> list[bool]:
+    data = draw.__self__
+    return [data.draw_boolean() for _ in range(n)]
+
+
+def draw_choices(n: int) -> None:
+    """`EXAMPLES` examples of `n` choices each, through Hypothesis as a
+    property draws them, and nothing else."""
+
+    @DRAWING
+    @given(_booleans(n))
+    def draw_one(choices: list[bool]) -> None:
+        pass
+
+    draw_one()
 
 
 def run_directly(engine: Any, drawn: list[Scenario]) -> list[list[Observation]]:
@@ -154,6 +183,19 @@ def test_generate_and_check(
 
 
 @pytest.mark.parametrize("name", ENGINES)
+def test_hypothesis_floor(
+    benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], timings: Timings, name: str
+) -> None:
+    engine, mine = _prepare(benchmark, engines, drawn, name, FLOOR)
+    counts: list[int] = []
+    assert generate(engine.capabilities, counts) == mine.scenarios
+    choices = round(sum(counts) / len(counts))
+    benchmark.extra_info["choices"] = choices
+    benchmark.pedantic(draw_choices, args=(choices,), rounds=ROUNDS)
+    timings.record((FLOOR, name), benchmark)
+
+
+@pytest.mark.parametrize("name", ENGINES)
 def test_runner(
     benchmark: Any, engines: dict[str, Any], drawn: dict[str, Drawn], timings: Timings, name: str
 ) -> None:
@@ -177,9 +219,12 @@ def test_engine(
     benchmark.pedantic(run_directly, args=(engine, mine.scenarios), rounds=ROUNDS)
     direct = timings.record((DIRECT, name), benchmark)
     suite, runner = timings.get((SUITE, name)), timings.get((RUNNER, name))
+    floor = timings.get((FLOOR, name))
     if direct is not None and suite is not None and runner is not None:
         benchmark.extra_info.update(
             generation_pct=round(100 * suite / direct, 1),
             runner_pct=round(100 * runner / direct, 1),
             overhead_pct=round(100 * (suite + runner) / direct, 1),
         )
+    if direct is not None and floor is not None:
+        benchmark.extra_info["floor_pct"] = round(100 * floor / direct, 1)
