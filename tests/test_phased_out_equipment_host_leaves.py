@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from adapters.mutants import mutant_engine
+from adapters.mutants.attachments import HostLeavingUnattachesPhasedOutEquipment
 from adapters.reference import ReferenceEngine
+from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.properties import REGISTRY, Violation
 from conformance.running import play
@@ -83,4 +85,22 @@ def test_an_equipment_back_with_its_host_that_is_then_destroyed_may_trigger() ->
     )
     trace = play(ReferenceEngine(), case)
     assert trace.steps[0].after.events_of("trigger", "e")
+    PROPERTY.check(trace)
+
+
+class _UnattachedAsItsHostLeaves(HostLeavingUnattachesPhasedOutEquipment):
+    """Records the phased-out Equipment as unattached when its host leaves,
+    without the trigger: how an engine forgets a phased-out permanent's host
+    is bookkeeping no rule fixes (702.26i says only how it phases in)."""
+
+    def leave_battlefield(self, card: Card, zone: str, release: bool = True) -> None:
+        triggers = list(self.state.triggers)
+        super().leave_battlefield(card, zone, release)
+        self.state.triggers[:] = triggers
+
+
+def test_recording_it_unattached_as_its_host_leaves_without_a_trigger_passes() -> None:
+    engine = ReferenceEngine(name="unattaches-quietly", rules=_UnattachedAsItsHostLeaves)
+    trace = play(engine, HOST_DESTROYED)
+    assert trace.steps[1].after.events_of("unattached")
     PROPERTY.check(trace)
