@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from conformance.capabilities import ALL_CAPABILITIES
 from conformance.strategies import scenarios, setups
-from conformance.strategies.plans import boost_then_phase_out, planned_scenarios
+from conformance.strategies.durations import boost_then_phase_out
+from conformance.strategies.plans import planned_scenarios
 
 DRAWS = settings(
     max_examples=60,

@@ -15,6 +15,7 @@ from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.setup import BoostEffect
 from conformance.strategies import plans
+from conformance.strategies.as_long_as import boost_as_long_as_then_x_out
 
 #: What the scenarios play: the boost's anchor phasing out, by a spell or
 #: at its controller's untap step, and turns passing.
@@ -61,7 +62,7 @@ def _boost_ended_as_x_phased_out(trace: Trace) -> bool:
     scenarios=lambda caps: plans.planned_scenarios(
         # Attachments for the plan's X only (one phasing out with its host).
         focus(caps, *_FOCUS, C.AURAS, C.EQUIPMENT),
-        plans.boost_as_long_as_then_x_out,
+        boost_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll),
         min_actions=1,
         max_actions=4,

@@ -24,6 +24,7 @@ from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
 from conformance.strategies import plans, scenarios
+from conformance.strategies.hosts import attachment_loses_host, equipment_out_loses_host
 
 #: Abilities that show attach and unattach triggers, and the engine's
 #: triggers where something phases (702.26j).
@@ -74,8 +75,8 @@ def _attach_triggers_while_phasing(trace: Trace) -> bool:
 def _attach_scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
     """Random scenarios of attachments with attach and unattach triggers,
     two in three; else an attachment phased out on its own loses its host
-    and phases in later (`plans.attachment_loses_host`, or, half the time,
-    `plans.equipment_out_loses_host`: its host destroyed while it is out),
+    and phases in later (`hosts.attachment_loses_host`, or, half the time,
+    `hosts.equipment_out_loses_host`: its host destroyed while it is out),
     which is phasing, not becoming unattached (702.26i), and nothing happens
     to it while it is out (702.26b): random actions rarely build it, and
     injected bugs in blind engines (an "unattached" trigger as it phases
@@ -104,7 +105,7 @@ def _attach_scenarios(caps: Collection[C]) -> st.SearchStrategy[Scenario]:
             lead=LEAD,
             abilities=_ATTACH_ABILITIES,
         )
-        for plan in (plans.attachment_loses_host, plans.equipment_out_loses_host)
+        for plan in (attachment_loses_host, equipment_out_loses_host)
     )
     # Random two in three: one_of would merge the repeated branch.
     branches = (random, random, *losing_host, random, random)

@@ -33,6 +33,7 @@ from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
 from conformance.strategies import plans, scenarios
+from conformance.strategies.hosts import host_phases_out_and_in
 
 #: The kinds of permanent of attachment scenarios.
 ATTACHMENTS = ("creature", "land", "aura", "equipment", "fortification")
@@ -45,7 +46,7 @@ HOSTS_LEAVING = (a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.PhaseOutUntil, a.Destr
 
 
 def phasing_hosts(
-    caps: Collection[C], plan: plans.Plan = plans.host_phases_out_and_in
+    caps: Collection[C], plan: plans.Plan = host_phases_out_and_in
 ) -> st.SearchStrategy[Scenario]:
     """Hosts and what is attached to them, chains included, and the actions
     that phase them or make them leave: `plan`, then more."""

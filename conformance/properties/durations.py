@@ -32,6 +32,11 @@ from conformance.properties.identity import UNATTACHED
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
+from conformance.strategies.as_long_as import (
+    control_as_long_as_then_x_out,
+    control_as_long_as_x_out,
+)
+from conformance.strategies.durations import boost_then_phase_out, control_ends_while_out
 
 _CONTROL = (
     C.CONTROL_CHANGE,
@@ -69,7 +74,7 @@ def _boost_ended_while_out(trace: Trace) -> bool:
     exercised=_boost_ended_while_out,
     scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, C.PT_BOOST, C.COUNTERS, C.TARGETING),
-        plans.boost_then_phase_out,
+        boost_then_phase_out,
         kinds=(a.PassTurn, a.PhaseOut),
         min_actions=1,
         max_actions=4,
@@ -146,7 +151,7 @@ def _control_ended_as_x_phased_out(trace: Trace) -> bool:
     scenarios=lambda caps: plans.planned_scenarios(
         # Attachments for the plan's X only (one phasing out with its host).
         focus(caps, *_CONTROL, C.AURAS, C.EQUIPMENT),
-        plans.control_as_long_as_then_x_out,
+        control_as_long_as_then_x_out,
         kinds=(a.PassTurn, a.PhaseOut, a.PhaseOutAll, a.GainControl),
         min_actions=2,
         max_actions=5,
@@ -214,7 +219,7 @@ def _never_started(trace: Trace) -> bool:
     needs=_NEVER_STARTS,
     scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
-        plans.control_as_long_as_x_out,
+        control_as_long_as_x_out,
         kinds=(a.PhaseOut, a.GainControl),
         min_actions=2,
         max_actions=4,
@@ -298,7 +303,7 @@ def _phased_in_under_owner(trace: Trace) -> bool:
     needs={C.CONTROL_CHANGE},
     scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_CONTROL),
-        plans.control_ends_while_out,
+        control_ends_while_out,
         kinds=(a.PassTurn, a.PhaseOut, a.GainControl),
         min_actions=2,
         max_actions=5,

@@ -34,7 +34,8 @@ from conformance.properties.identity import (
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.scenario import Scenario
-from conformance.strategies.plans import limited_effects_then_out_and_in, planned_scenarios
+from conformance.strategies.durations import limited_effects_then_out_and_in
+from conformance.strategies.plans import planned_scenarios
 
 #: What the scenarios play: a limited control effect and a team pump, the
 #: phasing that puts them to the test, and turns passing.

@@ -24,6 +24,7 @@ from conformance.properties.players import protected
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
+from conformance.strategies.hosts import attachment_alone_or_host_lost, attachment_loses_host
 
 
 def _phase_ins(trace: Trace) -> Iterator[tuple[int, Step, str, Out, PermanentView]]:
@@ -84,7 +85,7 @@ def _came_back_by_702_26i(trace: Trace) -> bool:
     needs={C.AURAS, C.TARGETING, C.DESTROY},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
-        plans.attachment_alone_or_host_lost,
+        attachment_alone_or_host_lost,
         kinds=(a.PassTurn, a.PhaseOut, a.DestroyAll, a.Destroy, a.PhaseOutUntil),
         permanent_kinds=("creature", "aura", "equipment"),
         min_actions=2,
@@ -185,7 +186,7 @@ def _aura_to_graveyard(trace: Trace) -> bool:
     needs={C.AURAS},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
-        plans.attachment_loses_host,
+        attachment_loses_host,
         kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
         permanent_kinds=("creature", "aura"),
         chains=True,
@@ -269,7 +270,7 @@ def _still_its_host(trace: Trace, step: Step, pid: str, kind: str) -> str | None
     needs={C.EQUIPMENT},
     scenarios=lambda caps: plans.planned_scenarios(
         caps,
-        plans.attachment_loses_host,
+        attachment_loses_host,
         kinds=(a.DestroyAll, a.PhaseOut, a.PassTurn, a.Destroy, a.PhaseOutUntil, a.Concede),
         permanent_kinds=("creature", "equipment", "aura"),
         chains=True,

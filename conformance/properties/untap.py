@@ -35,7 +35,8 @@ from conformance.running import Step, Trace
 from conformance.setup import ControlEffect, Duration, Permanent, Setup
 from conformance.strategies import scenarios
 from conformance.strategies._draw import Caps, integer, maybe, pick
-from conformance.strategies.plans import Planned, borrow_until_next_turn, planned_scenarios
+from conformance.strategies.durations import borrow_until_next_turn
+from conformance.strategies.plans import Planned, planned_scenarios
 from conformance.strategies.players import new_id, with_permanents
 
 _NO_SKIP = {C.SKIP_UNTAP}

@@ -32,6 +32,8 @@ from conformance.properties.history import (
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Step, Trace
 from conformance.strategies import plans
+from conformance.strategies.hosts import host_returns_without_direct_attachment
+from conformance.strategies.until_leaves import until_then_source
 
 
 def _waiting(trace: Trace) -> Iterator[tuple[Step, str, str, PermanentView, PermanentView | None]]:
@@ -110,7 +112,7 @@ def _source_left_it_came_in(trace: Trace) -> bool:
         # goes back to its owner and stays, or is exiled if it entered
         # under them (800.4a).
         focus(caps, *_UNTIL, C.TOKENS, C.DAMAGE_MARKED, C.MULTIPLAYER, C.LEAVE_GAME),
-        plans.until_then_source,
+        until_then_source,
         plan_only=focus(caps, C.CONTROL_CHANGE, C.DEFAULT_CONTROLLER),
         kinds=(a.PassTurn, a.PhaseOutUntil, a.Destroy, a.DestroyAll),
         min_actions=2,
@@ -174,7 +176,7 @@ def _source_went_out_it_stayed(trace: Trace) -> bool:
     needs=_UNTIL,
     scenarios=lambda caps: plans.planned_scenarios(
         focus(caps, *_UNTIL),
-        plans.until_then_source,
+        until_then_source,
         kinds=(a.PassTurn, a.PhaseOutUntil, a.PhaseOut, a.Destroy),
         min_actions=2,
         max_actions=5,
@@ -264,7 +266,7 @@ def _host_came_in_without_its_own(trace: Trace) -> bool:
     "702.26a",
     "702.26g",
     needs={C.AURAS, C.PHASE_OUT_UNTIL, C.DESTROY, C.TARGETING},
-    scenarios=lambda caps: phasing_hosts(caps, plans.host_returns_without_direct_attachment),
+    scenarios=lambda caps: phasing_hosts(caps, host_returns_without_direct_attachment),
     exercised=_host_came_in_without_its_own,
 )
 def phased_out_permanents_stay_out_between_untap_steps(trace: Trace) -> None:
@@ -274,7 +276,7 @@ def phased_out_permanents_stay_out_between_untap_steps(trace: Trace) -> None:
     phased out indirectly with, attached to it, as that one does (702.26g).
     So an attachment that phased out on its own before its host phased out
     "until" stays out as the host comes back (the plan plays that half the
-    time: `plans.host_returns_without_direct_attachment`). Not judged: a
+    time: `hosts.host_returns_without_direct_attachment`). Not judged: a
     step where a player left the game (its permanents leave, and readings B
     and C of docs/readings.md accept a phasing in), and, in the older
     editions, an indirectly phased-out permanent whose host token ceased to
