@@ -8,13 +8,13 @@ A disagreement is a verdict like a property's failure: each difference
 names the rules it falls under, with a minimal scenario that the corpus
 keeps and `phasecert replay` replays. The comparison goes on past the first
 difference: it runs again, ignoring the kinds of difference already found,
-until no new kind shows or `MAX_DISTINCT` are found.
+until no new kind shows or `MAX_DISTINCT` are found. Two finished plays of
+one scenario are compared by `conformance.trace_comparison`.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 
 from adapters.protocol import Inexpressible, unreported_observations
 from adapters.reference import ReferenceEngine
-from conformance.actions import Action, Concede, CreateToken, PassTurn, PhaseOutUntil
+from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
 from conformance.catalog import CATALOG
 from conformance.checking import exercise_needed
 from conformance.codec import dumps, to_data
@@ -48,8 +48,16 @@ from conformance.scenario import Scenario
 from conformance.setup import Setup
 from conformance.strategies import ACTION_KINDS, next_actions, setups
 from conformance.strategies.plays import IN_PLAY_KINDS
+from conformance.trace_comparison import (
+    compares_a_carried_out_action,
+    describe,
+    legends_of,
+    tokens_of,
+    trace_differences,
+    untap_phased_in,
+)
 from conformance.trimming import trim
-from conformance.unsettled import settled_steps, unsettled_from
+from conformance.unsettled import unsettled_from
 
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
@@ -89,87 +97,6 @@ class Disagreement(AssertionError):
     def __init__(self, found: Sequence[Difference]) -> None:
         super().__init__(describe(found))
         self.found = list(found)
-
-
-def describe(found: Iterable[Difference]) -> str:
-    """One line per difference: where, what, and the rules it falls under."""
-    return "\n".join(map(str, found))
-
-
-def tokens_of(scenario: Scenario) -> frozenset[str]:
-    """The tokens of a scenario: in its setup, and those its actions create."""
-    made = {x.id for x in scenario.actions if isinstance(x, CreateToken)}
-    return frozenset(made | {p.id for p in scenario.setup.permanents if p.token})
-
-
-def legends_of(setup: Setup) -> frozenset[str]:
-    """The legendary permanents of `setup` that share their name with
-    another legendary one: the legend rule may put them into a graveyard
-    (704.5j)."""
-    names = Counter(p.card_name for p in setup.permanents if p.legendary)
-    return frozenset(p.id for p in setup.permanents if p.legendary and names[p.card_name] > 1)
-
-
-def untap_phased_in(steps: Sequence[Step]) -> frozenset[str]:
-    """What the reference engine phased in at the untap step of the turn
-    `steps` end in: in the latest PassTurn it carried out (R2017-haste)."""
-    for step in reversed(steps):
-        if isinstance(step.action, PassTurn) and step.after.refused is None:
-            return frozenset(e.subject for e in step.after.events if e.kind == "phased_in")
-    return frozenset()
-
-
-def trace_differences(
-    expected: Trace,
-    observed: Trace,
-    unreported: frozenset[str] = frozenset(),
-    reference: ReferenceEngine | None = None,
-) -> list[Difference]:
-    """Every difference between `reference`'s play `expected` of a scenario
-    (by default today's oracle's) and an engine's, each field of each
-    permanent or player once: where it first shows (after that, a state
-    that parted ways goes on differing). Up to the first action whose
-    outcome the rules leave open (`conformance.unsettled`), not from it."""
-    tokens = tokens_of(expected.scenario)
-    moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
-    settled = settled_steps(expected, reference)
-    pairs = zip(settled, observed.steps[: len(settled)], strict=True)
-    shield = protected(expected)
-    legends = legends_of(expected.scenario.setup)
-    for i, (e, o) in enumerate(pairs, 1):
-        where = f"after action {i} ({type(e.action).__name__})"
-        drew = draw_step_gainers(expected.scenario.setup, e)
-        moments.append(
-            Moment(
-                where,
-                e.after,
-                o.after,
-                e.action,
-                e.before,
-                o.before,
-                tokens,
-                drew,
-                shield[i - 1] | shield[i],
-                untap_phased_in(settled[: i - 1]),
-                legends,
-            )
-        )
-    found: dict[tuple[str, str], Difference] = {}
-    for moment in moments:
-        for d in differences(moment, unreported):
-            found.setdefault((d.subject, d.field), d)
-    return list(found.values())
-
-
-def first_disagreement(
-    expected: Trace,
-    observed: Trace,
-    unreported: frozenset[str] = frozenset(),
-    reference: ReferenceEngine | None = None,
-) -> str | None:
-    """How `reference`'s play and an engine's of one scenario differ, one
-    line per difference; None if they agree."""
-    return describe(trace_differences(expected, observed, unreported, reference)) or None
 
 
 #: Today's oracle; another edition's is passed in (`reference_of`).
@@ -347,15 +274,6 @@ def run_agreement(
         exercised=exercised,
         further=tuple(to_data(scenario) for _, scenario in found[1:]),
     )
-
-
-def compares_a_carried_out_action(
-    expected: Trace, reference: ReferenceEngine | None = None
-) -> bool:
-    """The comparison of `reference`'s play `expected` with an engine's
-    compares an action the reference engine carried out: before any open
-    case (`conformance.unsettled`), not refused."""
-    return any(s.after.refused is None for s in settled_steps(expected, reference))
 
 
 def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> PropertyResult:

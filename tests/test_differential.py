@@ -1,7 +1,7 @@
 """The stateful comparison with the reference engine: it can fail, says
 where and how the engine differs and which rules govern each difference,
 keeps its minimal scenario, and replays it (conformance.differential,
-`phasecert replay`)."""
+conformance.trace_comparison, `phasecert replay`)."""
 
 from __future__ import annotations
 
@@ -20,17 +20,7 @@ from conformance.checking import profile
 from conformance.cli import main
 from conformance.codec import dumps, from_data
 from conformance.differences import Moment, differences
-from conformance.differential import (
-    _POSITIONS,
-    COMPARISON,
-    _same_disagreement,
-    compares_a_carried_out_action,
-    first_disagreement,
-    legends_of,
-    run_agreement,
-    trace_differences,
-    untap_phased_in,
-)
+from conformance.differential import _POSITIONS, COMPARISON, _same_disagreement, run_agreement
 from conformance.legality import check_setup
 from conformance.observation import Event, Observation, PermanentView, PlayerView
 from conformance.results import PropertyResult
@@ -38,6 +28,13 @@ from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
 from conformance.strategies import setups
+from conformance.trace_comparison import (
+    compares_a_carried_out_action,
+    first_disagreement,
+    legends_of,
+    trace_differences,
+    untap_phased_in,
+)
 from conformance.trimming import trim
 
 #: Untaps its phased-out permanents too (502.1): any board with a tapped

@@ -8,11 +8,12 @@ from __future__ import annotations
 from adapters.reference import ReferenceEngine, Rules
 from conformance import actions as a
 from conformance.checking import profile
-from conformance.differential import run_agreement, trace_differences
+from conformance.differential import run_agreement
 from conformance.properties import REGISTRY, Violation
 from conformance.running import Trace, play
 from conformance.scenario import Scenario
 from conformance.setup import DRAW_LIFE, Permanent, Setup
+from conformance.trace_comparison import trace_differences
 
 
 class DrawsInTheDrawStep(Rules):

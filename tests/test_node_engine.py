@@ -19,11 +19,12 @@ from adapters.stdio import VALIDATE_ENV, EngineProcessError, StdioEngine
 from conformance import actions as a
 from conformance.capabilities import ALL_CAPABILITIES
 from conformance.checking import profile, run_property
-from conformance.differential import first_disagreement, run_agreement
+from conformance.differential import run_agreement
 from conformance.properties import REGISTRY
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import BoostEffect, Duration, Permanent, PhasedOut, Setup, SkipUntap
+from conformance.trace_comparison import first_disagreement
 
 HERE = Path(__file__).resolve().parents[1] / "examples" / "node-engine"
 SPEC = f"stdio:@{HERE / 'engine.json'}"

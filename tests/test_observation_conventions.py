@@ -20,7 +20,7 @@ from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.checking import profile, run_property
 from conformance.cli import listing
-from conformance.differential import COMPARISON, first_disagreement, run_agreement
+from conformance.differential import COMPARISON, run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report
@@ -29,6 +29,7 @@ from conformance.results import PropertyResult
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import ControlEffect, Duration, Permanent, PhasedOut, Setup
+from conformance.trace_comparison import first_disagreement
 
 Edit = Callable[["VariantGame", Observation, a.Action | None], Observation]
 

@@ -21,10 +21,10 @@ from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.actions import action_needs
 from conformance.capabilities import Capability as C
-from conformance.differential import trace_differences
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import Duration, Permanent, PhasedOut, Setup, SkipUntap
+from conformance.trace_comparison import trace_differences
 
 
 def creature(pid: str, **fields: Any) -> Permanent:

@@ -24,9 +24,9 @@ pytest.importorskip(
 from adapters.phase_rs import PhaseRsEngine
 from adapters.reference import ReferenceEngine
 from conformance.codec import loads_scenario
-from conformance.differential import trace_differences
 from conformance.properties import REGISTRY, Violation
 from conformance.running import play
+from conformance.trace_comparison import trace_differences
 from conformance.unsettled import unsettled_from
 
 DEVIATIONS = Path(__file__).parent.parent / "reports" / "phase-rs" / "deviations"

@@ -21,10 +21,10 @@ from adapters.phase_rs.cards import PHASE_OUT
 from adapters.phase_rs.driving import DriverError
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
-from conformance.differential import trace_differences
 from conformance.running import play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.trace_comparison import trace_differences
 
 AURA: dict[str, Any] = {"types": ("enchantment",), "attachment": "aura"}
 

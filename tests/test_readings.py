@@ -11,13 +11,13 @@ from adapters.mutants import mutant_engine
 from adapters.reference import ReferenceEngine, Rules
 from adapters.reference.state import Card
 from conformance import actions as a
-from conformance.differential import trace_differences
 from conformance.observation import Event
 from conformance.properties import REGISTRY, Violation
 from conformance.properties.effects import phased_out_history
 from conformance.running import Trace, play
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, PhasedOut, Setup
+from conformance.trace_comparison import trace_differences
 from conformance.unsettled import unsettled_by, unsettled_from
 
 AURA = {"types": ("enchantment",), "attachment": "aura"}

@@ -23,12 +23,13 @@ from conformance.codec import DecodeError
 from conformance.corpus import property_of, read_scenario
 from conformance.describe import describe_scenario
 from conformance.differences import Moment, differences
-from conformance.differential import COMPARISON, first_disagreement
+from conformance.differential import COMPARISON
 from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView, PlayerView
 from conformance.properties import Property, Violation, in_edition
 from conformance.running import EngineError, Trace, play
+from conformance.trace_comparison import first_disagreement
 from conformance.unsettled import settled_steps
 
 
