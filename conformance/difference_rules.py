@@ -36,6 +36,16 @@ REFUSAL_RULES: dict[type, tuple[str, ...]] = {
     a.DeclareBlockers: ("R2017-nonexistent", "702.26b"),
     a.TapForMana: ("702.26b", "R2017-nonexistent", "R2017-haste"),
 }
+#: The life actions' own rules: what a change of life, or a draw their
+#: replacements make, during one of them is the evidence of.
+_LIFE_ACTIONS: dict[type, tuple[str, ...]] = {
+    a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
+    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
+    a.SetLife: ("R2017-set-life",),
+    a.ExchangeLife: ("R2017-exchange",),
+    a.PayLife: ("R2017-pay-life",),
+    a.GiveLife: ("R2017-gain-life-cost",),
+}
 #: What a change of life during an action is the evidence of.
 LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.PassTurn: ("603.10b", "506.4", "509.1h"),
@@ -45,12 +55,7 @@ LIFE_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("702.26b",),
     a.DestroyThroughPhasing: ("702.26d", "702.26b"),
     a.DestroyAll: ("702.26b",),
-    a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.SetLife: ("R2017-set-life",),
-    a.ExchangeLife: ("R2017-exchange",),
-    a.PayLife: ("R2017-pay-life",),
-    a.GiveLife: ("R2017-gain-life-cost",),
+    **_LIFE_ACTIONS,
     a.DamageOpponents: ("R2017-protection", "R2017-unpreventable"),
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
 }
@@ -63,12 +68,7 @@ DRAW_RULES: dict[type, tuple[str, ...]] = {
     a.Destroy: ("R2017-targets",),
     a.DestroyThroughPhasing: ("702.26c", "702.26d"),
     a.DrawPerCreature: ("702.26b",),
-    a.GainLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.LoseLife: ("R2017-life-no-effect", "R2017-replaced-by-life", "R2017-life-replacement"),
-    a.SetLife: ("R2017-set-life",),
-    a.ExchangeLife: ("R2017-exchange",),
-    a.PayLife: ("R2017-pay-life",),
-    a.GiveLife: ("R2017-gain-life-cost",),
+    **_LIFE_ACTIONS,
     a.TapAndDamage: ("R2017-targets", "R2017-protection-targets"),
     a.DrawPerEntered: ("702.26d", "702.26b"),
 }
