@@ -13,7 +13,7 @@ from conformance import actions as a
 from conformance.setup import BoostEffect, Duration, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.hosts import ATTACHMENT_KINDS, new_pair
-from conformance.strategies.plans import Planned, controller_of, owner_of, phased_in
+from conformance.strategies.plans import Planned, phased_in
 from conformance.strategies.positions import SIMPLE_DURATIONS
 
 
@@ -24,9 +24,9 @@ def control_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
     if len(ids) < 2:
         return setup, ()
     setup, x, out = _anchor_and_its_phasing_out(draw, setup, caps, ids)
-    player = controller_of(setup, x)
+    player = setup.permanent(x).controller
     others = [t for t in ids if t != x]
-    target = pick(draw, [t for t in others if owner_of(setup, t) != player] or others)
+    target = pick(draw, [t for t in others if setup.permanent(t).owner != player] or others)
     grant = a.GainControl(player, target, Duration("as_long_as_you_control", x))
     return setup, (grant, out)
 
@@ -41,7 +41,7 @@ def boost_as_long_as_then_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Pl
         return setup, ()
     target = pick(draw, creatures)
     setup, x, out = _anchor_and_its_phasing_out(draw, setup, caps, [t for t in ids if t != target])
-    player = controller_of(setup, x)
+    player = setup.permanent(x).controller
     boost = BoostEffect((target,), player, duration=Duration("as_long_as_you_control", x))
     setup = replace(setup, effects=(*setup.effects, boost))
     return setup, (out,)
@@ -59,9 +59,9 @@ def _anchor_and_its_phasing_out(
     kinds = [k for k in ATTACHMENT_KINDS if k[0] != "fortification" and k[1] in caps]
     if kinds and maybe(draw):
         setup, x, host = new_pair(draw, setup, kinds)
-        return setup, x, a.PhaseOut(controller_of(setup, host), (host,))
+        return setup, x, a.PhaseOut(setup.permanent(host).controller, (host,))
     x = pick(draw, candidates)
-    player = controller_of(setup, x)
+    player = setup.permanent(x).controller
     return setup, x, pick(draw, [a.PhaseOut(player, (x,)), a.PhaseOutAll(player), a.PassTurn()])
 
 
@@ -74,7 +74,7 @@ def control_as_long_as_x_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
         return setup, ()
     x, target, other = ids[0], pick(draw, ids[1:]), pick(draw, ids[1:])
     player = integer(draw, 0, setup.players - 1)
-    gainer = (controller_of(setup, other) + 1) % setup.players
+    gainer = (setup.permanent(other).controller + 1) % setup.players
     return setup, (
         a.PhaseOut(player, (x,)),
         a.GainControl(player, target, Duration("as_long_as_you_control", x)),

@@ -16,8 +16,6 @@ from conformance.setup import BoostEffect, Duration, Permanent, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.plans import (
     Planned,
-    controller_of,
-    owner_of,
     phased_in,
     with_phased_in,
 )
@@ -36,7 +34,7 @@ def boost_then_phase_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
         kind = pick(draw, ["end_of_turn", "your_next_turn"])
         boost = BoostEffect((x,), integer(draw, 0, setup.players - 1), duration=Duration(kind))
         setup = replace(setup, effects=(*setup.effects, boost))
-    return setup, (a.PhaseOut(controller_of(setup, x), (x,)), a.PassTurn(), a.PassTurn())
+    return setup, (a.PhaseOut(setup.permanent(x).controller, (x,)), a.PassTurn(), a.PassTurn())
 
 
 def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -48,11 +46,13 @@ def control_ends_while_out(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     if not ids:
         return setup, ()
     target = pick(draw, ids)
-    gainer = (owner_of(setup, target) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    gainer = (
+        setup.permanent(target).owner + 1 + integer(draw, 0, setup.players - 2)
+    ) % setup.players
     duration = Duration(pick(draw, ["end_of_turn", "your_next_turn"]))
     out = a.PhaseOut(gainer, (target,))
     if C.CONTROL_AS_LONG_AS in caps and maybe(draw):
-        anchors = [x for x in ids if x != target and controller_of(setup, x) == gainer]
+        anchors = [x for x in ids if x != target and setup.permanent(x).controller == gainer]
         if not anchors:
             # An artifact of the gainer's to be X.
             anchors = [new_id(setup)]
@@ -99,10 +99,12 @@ def limited_effects_then_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -
     x = pick(draw, creatures)
     source = pick(draw, [t for t in ids if t != x])
     setup = with_phased_in(setup, {x, source})
-    gainer = (controller_of(setup, x) + 1 + integer(draw, 0, setup.players - 2)) % setup.players
+    gainer = (
+        setup.permanent(x).controller + 1 + integer(draw, 0, setup.players - 2)
+    ) % setup.players
     grant = a.GainControl(gainer, x, Duration(pick(draw, ["end_of_turn", "your_next_turn"])))
-    pumper = gainer if C.CONTROL_CHANGE in caps else controller_of(setup, x)
-    player = controller_of(setup, source)
+    pumper = gainer if C.CONTROL_CHANGE in caps else setup.permanent(x).controller
+    player = setup.permanent(source).controller
     return setup, (
         grant,
         a.PumpTeam(pumper),

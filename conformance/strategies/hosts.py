@@ -14,7 +14,7 @@ from conformance import actions as a
 from conformance.capabilities import Capability as C
 from conformance.setup import Permanent, Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
-from conformance.strategies.plans import Planned, controller_of, with_phased_in
+from conformance.strategies.plans import Planned, with_phased_in
 from conformance.strategies.players import new_id, with_changed, with_permanents
 
 #: Each kind of attachment, the capability it needs, its card type and what
@@ -59,14 +59,14 @@ def host_phases_out_and_in(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned
     if drawn is None:
         return setup, ()
     setup, attachment, host = drawn
-    player = controller_of(setup, host)
+    player = setup.permanent(host).controller
     first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
     outs: list[tuple[a.Action, ...]] = [(a.PhaseOut(player, (host,)),), (a.PhaseOutAll(player),)]
     sources = [p.id for p in setup.permanents if p.phased_out is None and p.attached_to is None]
     source = pick(draw, sources) if sources else host
     if source != host:
         # 610.4: the host phases out until a source leaves, which it then does.
-        until = a.PhaseOutUntil(controller_of(setup, source), source, host)
+        until = a.PhaseOutUntil(setup.permanent(source).controller, source, host)
         outs.append((until, a.Destroy(player, source)))
     return setup, (*first, *pick(draw, outs), a.PassTurn(), a.PassTurn())
 
@@ -82,7 +82,7 @@ def host_returns_without_direct_attachment(draw: st.DrawFn, setup: Setup, caps: 
     if drawn is None or maybe(draw):
         return host_phases_out_and_in(draw, setup, caps)
     setup, attachment, host = drawn
-    player = controller_of(setup, attachment)
+    player = setup.permanent(attachment).controller
     sources = [
         p.id
         for p in setup.permanents
@@ -94,7 +94,7 @@ def host_returns_without_direct_attachment(draw: st.DrawFn, setup: Setup, caps: 
     source = pick(draw, sources)
     return setup, (
         a.PhaseOut(player, (attachment,)),
-        a.PhaseOutUntil(controller_of(setup, source), source, host),
+        a.PhaseOutUntil(setup.permanent(source).controller, source, host),
         a.Destroy(player, source),
         *(a.PassTurn(),) * setup.turns_until(player),
     )
@@ -108,7 +108,7 @@ def attachment_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     if drawn is None:
         return setup, ()
     setup, attachment, host = drawn
-    player = controller_of(setup, attachment)
+    player = setup.permanent(attachment).controller
     first: tuple[a.Action, ...] = (a.PhaseOut(player, (attachment,)),) if maybe(draw) else ()
     gone = pick(draw, [a.Destroy(player, host), a.DestroyAll(player), a.PhaseOut(player, (host,))])
     return setup, (*first, gone, a.PassTurn(), a.PassTurn())
@@ -126,7 +126,7 @@ def equipment_out_loses_host(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
         return attachment_loses_host(draw, setup, caps)
     setup, made, host = new_pair(draw, setup, kinds)
     setup = with_changed(setup, replace(setup.permanent(made), abilities=("unattached",)))
-    player = controller_of(setup, made)
+    player = setup.permanent(made).controller
     turns = (a.PassTurn(),) * setup.turns_until(player)
     return setup, (a.PhaseOut(player, (made,)), a.Destroy(player, host), *turns)
 
@@ -140,7 +140,7 @@ def attachment_alone_or_host_lost(draw: st.DrawFn, setup: Setup, caps: Caps) -> 
     if not kinds or maybe(draw):
         return attachment_loses_host(draw, setup, caps)
     setup, made, host = new_pair(draw, setup, kinds)
-    player = controller_of(setup, made)
+    player = setup.permanent(made).controller
     away: tuple[a.Action, ...] = ()
     if {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps) and maybe(draw):
         # Meanwhile the host phases out and back in: the same object still

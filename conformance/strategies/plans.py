@@ -58,14 +58,6 @@ def planned_scenarios(
     return Scenario(setup, first + rest)
 
 
-def controller_of(setup: Setup, pid: str) -> int:
-    return next(p.controller for p in setup.permanents if p.id == pid)
-
-
-def owner_of(setup: Setup, pid: str) -> int:
-    return next(p.owner for p in setup.permanents if p.id == pid)
-
-
 def phased_in(setup: Setup) -> list[str]:
     return [p.id for p in setup.permanents if p.phased_out is None]
 

@@ -14,7 +14,7 @@ from conformance.capabilities import Capability as C
 from conformance.setup import Setup
 from conformance.strategies._draw import Caps, integer, maybe, pick
 from conformance.strategies.leavers import can_control_without_owning, controlled_by_a_leaver
-from conformance.strategies.plans import Planned, controller_of, owner_of, with_phased_in
+from conformance.strategies.plans import Planned, with_phased_in
 
 
 def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
@@ -36,7 +36,7 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     leavers = [
         q
         for q in range(setup.players)
-        if q not in (setup.active, owner_of(setup, x), controller_of(setup, x))
+        if q not in (setup.active, setup.permanent(x).owner, setup.permanent(x).controller)
     ]
     leaver = None
     concede = C.LEAVE_GAME in caps and setup.players > 2 and bool(leavers)
@@ -49,7 +49,7 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     elif concede and maybe(draw):
         leaver = pick(draw, leavers)
         setup = _owned_by(setup, source, leaver)
-    player = owner_of(setup, source) if first else controller_of(setup, source)
+    player = setup.permanent(source).owner if first else setup.permanent(source).controller
     leaves: list[a.Action | None] = [
         a.Destroy(player, source),
         a.DestroyAll(player),
@@ -66,7 +66,7 @@ def until_then_source(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
     if then is None or isinstance(then, a.PhaseOut):
         # S is still there (in or out) when x's controller's untap step
         # comes: x stays out.
-        owed = setup.turns_until(controller_of(setup, x))
+        owed = setup.turns_until(setup.permanent(x).controller)
         turns = integer(draw, owed, setup.players)
     again: tuple[a.Action, ...] = (a.PhaseOut(player, (x,)),) if maybe(draw) else ()
     first = first or (a.PhaseOutUntil(player, source, x),)
