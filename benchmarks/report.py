@@ -192,15 +192,15 @@ def targets_table(
                 f"| reference untap step at {size:,} within {HANDWRITTEN_TARGET:g}× the "
                 f"hand-written step | {ratio:.2f}× | {met} |"
             )
-    direct = by_engine.get("phase-rs", {}).get(DIRECT)
+    phase_rs = by_engine.get("phase-rs", {})
+    direct = phase_rs.get(DIRECT)
     pct = None if direct is None else direct.extra.get("overhead_pct")
     if pct is not None:
         out.append(
             f"| suite overhead below {OVERHEAD_TARGET_PCT:g} % of phase.rs per scenario | "
             f"{pct:.1f} % | {'yes' if pct < OVERHEAD_TARGET_PCT else 'no'} |"
         )
-    floor = by_engine.get("phase-rs", {}).get(FLOOR)
-    suite = by_engine.get("phase-rs", {}).get(SUITE)
+    floor, suite = phase_rs.get(FLOOR), phase_rs.get(SUITE)
     if direct is not None and floor is not None and suite is not None:
         out.append(
             "| Hypothesis alone, drawing as many choices, against phase.rs per scenario | "
