@@ -7,8 +7,8 @@ engine error and the rest of the run goes on.
 
 from __future__ import annotations
 
-import copy
 import os
+import pickle
 import queue
 import threading
 import time
@@ -23,6 +23,7 @@ from conformance.escaping import cut
 from conformance.observation import Observation
 from conformance.position import start_problems
 from conformance.scenario import Scenario
+from conformance.well_formed import is_well_formed
 
 T = TypeVar("T")
 
@@ -158,11 +159,15 @@ def call_engine(engine_name: str, what: str, fn: Callable[[], T], timeout: float
 
 
 def checked_observation(engine_name: str, what: str, value: object) -> Observation:
-    """The observation, if it is one with well-formed fields."""
+    """The observation, if it is one with well-formed fields: read in place
+    where every field is exactly as declared (`is_well_formed`), otherwise
+    encoded and decoded again, which accepts it or names the bad field."""
     if not isinstance(value, Observation):
         raise EngineError(
             f"{engine_name} returned {type(value).__name__} instead of an Observation on {what}"
         )
+    if is_well_formed(Observation, value):
+        return value
     try:
         from_data(Observation, to_data(value))
     except (DecodeError, TypeError) as e:
@@ -200,12 +205,18 @@ def play(engine: Any, scenario: Scenario, timeout: float = DEFAULT_TIMEOUT) -> T
     return _in_worker(name, "start", lambda call: _played(engine, scenario, name, call), timeout)
 
 
+def _copy_of(value: T) -> T:
+    """A deep copy of a vocabulary value: pickled and unpickled, which for
+    these dataclasses is twice as fast as `copy.deepcopy`."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
 def _played(engine: Any, scenario: Scenario, name: str, call: _Calls) -> Trace:
     """`play`'s work, in the engine's worker thread."""
     players = scenario.setup.players
 
     def start() -> tuple[Any, Observation]:
-        game = start_game(engine, copy.deepcopy(scenario))
+        game = start_game(engine, _copy_of(scenario))
         return game, game.observe()
 
     game, first = call("start", start)
@@ -219,7 +230,7 @@ def _played(engine: Any, scenario: Scenario, name: str, call: _Calls) -> Trace:
     steps = []
     for i, action in enumerate(scenario.actions):
         what = f"action {i} ({type(action).__name__})"
-        mine = copy.deepcopy(action)
+        mine = _copy_of(action)
         answer = call(what, lambda a=mine: game.perform(a))
         after = _shaped(name, what, checked_observation(name, what, answer), players)
         steps.append(Step(action, before, after))
