@@ -266,7 +266,7 @@ def _dataclass(cls: type) -> Decoder:
     ]
     # Built on first use: a dataclass may refer to itself through its fields.
     decoders: dict[str, Decoder] = {}
-    # Per field, the JSON types its decoder returns as they are (`_as_is`):
+    # Per field, the JSON types its decoder returns as they are (`as_is_types`):
     # the fast path takes those without calling the decoder.
     as_is: dict[str, frozenset[type]] = {}
     build = _builder(cls, fields, frozenset(required))
@@ -298,7 +298,7 @@ def _dataclass(cls: type) -> Decoder:
             raise _Bad(f"unknown field(s) {sorted(unknown)} for {cls.__name__}")
         if not decoders:
             decoders.update((f.name, _decoder(hints[f.name])) for f in fields)
-            as_is.update((f.name, _as_is(hints[f.name])) for f in fields)
+            as_is.update((f.name, as_is_types(hints[f.name])) for f in fields)
         kwargs = {}
         for name, value in data.items():
             if name != "type":
@@ -317,9 +317,10 @@ def _dataclass(cls: type) -> Decoder:
     return decode
 
 
-def _as_is(hint: Any) -> frozenset[type]:
+def as_is_types(hint: Any) -> frozenset[type]:
     """The JSON types that `_decoder(hint)` returns unchanged, unchecked: a
-    plain type's own (`_simple`), a union's plain options (`_union`)."""
+    plain type's own (`_simple`), a union's plain options (`_union`). A
+    value of exactly one of them is a well-formed value of `hint`."""
     if hint in _SIMPLE:
         return frozenset({hint})
     if get_origin(hint) in (Union, types.UnionType):

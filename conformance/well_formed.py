@@ -17,18 +17,9 @@ import types
 from collections.abc import Callable
 from typing import Any, Literal, Union, get_args, get_origin
 
-from conformance.codec import field_types
+from conformance.codec import as_is_types, field_types
 
 Check = Callable[[Any], bool]
-
-#: Plain types and their test: exactly the JSON value each decodes from
-#: (a bool is not an int here, as in the codec).
-_PLAIN: dict[Any, Check] = {
-    type(None): lambda v: v is None,
-    bool: lambda v: type(v) is bool,
-    int: lambda v: type(v) is int,
-    str: lambda v: type(v) is str,
-}
 
 
 def is_well_formed(hint: Any, value: Any) -> bool:
@@ -45,14 +36,16 @@ def _check(hint: Any) -> Check:
     itself through its fields)."""
     if hint is Any:
         return lambda v: True
-    if hint in _PLAIN:
-        return _PLAIN[hint]
+    plain = as_is_types(hint)
+    if plain == {hint}:
+        # Exactly the type: a bool is not an int here, as in the codec.
+        return lambda v: type(v) is hint
     origin = get_origin(hint)
     if origin is Literal:
         allowed = {(type(v), v) for v in get_args(hint)}
         return lambda v: type(v) in _HASHABLE and (type(v), v) in allowed
     if origin in (Union, types.UnionType):
-        return _union(get_args(hint))
+        return _union(get_args(hint), plain)
     if origin is tuple:
         return _tuple(get_args(hint))
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
@@ -64,8 +57,7 @@ def _check(hint: Any) -> Check:
 _HASHABLE = frozenset({str, int, bool, type(None)})
 
 
-def _union(options: tuple[Any, ...]) -> Check:
-    plain = _plain_types(options)
+def _union(options: tuple[Any, ...], plain: frozenset[type]) -> Check:
     others: list[Check] = []
 
     def check(v: Any) -> bool:
@@ -76,12 +68,6 @@ def _union(options: tuple[Any, ...]) -> Check:
         return any(c(v) for c in others)
 
     return check
-
-
-def _plain_types(options: tuple[Any, ...]) -> frozenset[type]:
-    """The plain types among `options`: a value of exactly one of them is
-    well formed at once."""
-    return frozenset(o for o in options if o in _PLAIN)
 
 
 def _tuple(args: tuple[Any, ...]) -> Check:
@@ -130,13 +116,8 @@ def _dataclass(cls: type) -> Check:
 
 def _field(cls: type, name: str) -> tuple[str, frozenset[type], Check | None]:
     hint = field_types(cls)[name]
-    if hint in _PLAIN and hint is not type(None):
-        return name, frozenset({hint}), None
-    if get_origin(hint) in (Union, types.UnionType):
-        options = get_args(hint)
-        plain = _plain_types(options)
-        rest = tuple(o for o in options if o not in plain)
-        if not rest:
-            return name, plain, None
-        return name, plain, _check(rest[0]) if len(rest) == 1 else _union(rest)
-    return name, frozenset(), _check(hint)
+    plain = as_is_types(hint)
+    union = get_origin(hint) in (Union, types.UnionType)
+    if set(get_args(hint) if union else (hint,)) <= plain:
+        return name, plain, None
+    return name, plain, _check(hint)
