@@ -112,6 +112,16 @@ class Moment:
     legends: frozenset[str] = frozenset()
 
 
+def parts_ways(found: list[Difference]) -> bool:
+    """Whether one moment's differences are all governed by no certified
+    rule (whose turn it is, a refusal of an action with no target): the two
+    games part ways there in something the certificate doesn't judge. The
+    comparison notes them and compares nothing after them, since what
+    follows may follow from them and would be blamed on rules it is no
+    evidence of (docs/observations.md, "Differences and rules")."""
+    return bool(found) and not any(d.rules for d in found)
+
+
 def differences(moment: Moment, unreported: frozenset[str] = frozenset()) -> list[Difference]:
     """Every governed field that differs at `moment`, ignoring the optional
     observations the engine declares `unreported`. Where one engine refused

@@ -8,8 +8,11 @@ A disagreement is a verdict like a property's failure: each difference
 names the rules it falls under, with a minimal scenario that the corpus
 keeps and `phasecert replay` replays. The comparison goes on past the first
 difference: it runs again, ignoring the kinds of difference already found,
-until no new kind shows or `MAX_DISTINCT` are found. Two finished plays of
-one scenario are compared by `conformance.trace_comparison`.
+until no new kind shows or `MAX_DISTINCT` are found. Differences no
+certified rule governs fail nothing: a run stops comparing where they show
+(`conformance.differences.parts_ways`), and the result notes them. Two
+finished plays of one scenario are compared by
+`conformance.trace_comparison`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
 from conformance.catalog import CATALOG
 from conformance.checking import exercise_needed
 from conformance.codec import dumps, to_data
-from conformance.differences import Difference, Moment, differences
+from conformance.differences import Difference, Moment, differences, parts_ways
 from conformance.draw_step import draw_step_gainers
 from conformance.editions import translated
 from conformance.observation import Observation
@@ -62,7 +65,8 @@ from conformance.unsettled import unsettled_from
 #: The comparison's name wherever a property's name goes: reports,
 #: baselines, corpus files.
 COMPARISON = "agrees_with_reference"
-#: Distinct kinds of difference (the field that differs) one run looks for.
+#: Distinct kinds of difference (the field that differs) one run looks
+#: for, and of those no certified rule governs that it notes.
 MAX_DISTINCT = 4
 
 #: The runs' positions: permanents in every run, Auras and Equipment often,
@@ -89,6 +93,14 @@ _POSITIONS: dict[str, Any] = {
 _ACTIONS = (*ACTION_KINDS, *IN_PLAY_KINDS, Concede, Concede, PhaseOutUntil)
 
 Kind = str
+#: The first line of the notes a result's message ends with.
+NOTES_HEADING = (
+    "Outside the certified rules (failing nothing; a run stops comparing where one shows):"
+)
+
+
+class OutsideTheRules(UserWarning):
+    """A passing comparison noted differences no certified rule governs."""
 
 
 class Disagreement(AssertionError):
@@ -119,6 +131,9 @@ def agreement_machine(
         played: ClassVar[list[tuple[Setup, list[Action]]]] = []
         #: Per run: whether it compared an action the reference carried out.
         exercised: ClassVar[list[bool]] = []
+        #: Runs that parted ways (`parts_ways`): the differences, and the
+        #: scenario up to where they showed.
+        parted: ClassVar[list[tuple[list[Difference], Scenario]]] = []
 
         @initialize(setup=setups(caps, **_POSITIONS))
         def start(self, setup: Setup) -> None:
@@ -132,7 +147,11 @@ def agreement_machine(
             self.observed = self.observe("start", lambda: self.game.observe())
             self.initial = self.expected
             self.steps: list[Step] = []
-            self.open = False
+            #: Nothing is compared from an open outcome on, nor past a
+            #: difference no certified rule governs.
+            self.open = self.stopped = False
+            #: Whether a difference (of a kind already found) showed before.
+            self.diverged = False
             problems = start_problems(setup, self.observed)
             if problems:
                 raise SetupMismatch(
@@ -143,8 +162,8 @@ def agreement_machine(
 
         @rule(data=st.data())
         def act(self, data: st.DataObject) -> None:
-            if self.open:
-                return  # nothing is compared from an open outcome on
+            if self.open or self.stopped:
+                return
             action = data.draw(next_actions(self.expected, caps, _ACTIONS), label="action")
             self.actions.append(action)
             if isinstance(action, CreateToken):
@@ -174,8 +193,7 @@ def agreement_machine(
                 untap_phased_in(self.steps[:-1]),
                 legends_of(self.played[-1][0]),
             )
-            self.compare(moment)
-            if self.expected.refused is None:
+            if self.compare(moment) and self.expected.refused is None:
                 self.exercised[-1] = True
 
         def played_so_far(self) -> Trace:
@@ -193,10 +211,21 @@ def agreement_machine(
                 engine.name, what, call_engine(engine.name, what, call, timeout)
             )
 
-        def compare(self, moment: Moment) -> None:
-            new = [d for d in differences(moment, unreported) if d.kind not in known]
-            if new:
+        def compare(self, moment: Moment) -> bool:
+            """Whether the run goes on comparing after `moment`. A new kind
+            of difference a certified rule governs is a disagreement; one
+            moment's differences that no certified rule governs stop the
+            run, and are kept for the result's notes unless the games had
+            differed already (they may follow from that)."""
+            found = differences(moment, unreported)
+            new = [d for d in found if d.kind not in known]
+            if any(d.rules for d in new):
                 raise Disagreement(new)
+            if parts_ways(found) and not self.diverged:
+                self.parted.append((found, Scenario(self.played[-1][0], tuple(self.actions))))
+            self.stopped = parts_ways(found)
+            self.diverged = self.diverged or bool(found)
+            return not self.stopped
 
     return AgreesWithReference
 
@@ -214,20 +243,32 @@ def run_agreement(
     the corpus), then generated runs, until no new kind of difference shows.
     Fails with every distinct difference, the rules each falls under (by the
     edition's numbers), and a minimal scenario for each; an engine error is
-    reported as such."""
+    reported as such. Differences no certified rule governs are noted in
+    the message, whatever the status, each kind with a trimmed scenario."""
     started = time.monotonic()
     unreported = unreported_observations(engine)
     examples = exercised = 0
     found: list[tuple[list[Difference], Scenario]] = []
     known: set[Kind] = set()
+    parted: list[tuple[list[Difference], Scenario]] = []
+    outside: list[tuple[list[Difference], Scenario]] = []
 
     def keep(shown: list[Difference], scenario: Scenario) -> None:
         new = [d for d in shown if d.kind not in known]
-        same = _same_disagreement(reference, engine, timeout, new[0].key, unreported)
+        key = next(d.key for d in new if d.rules)
+        same = _same_disagreement(reference, engine, timeout, key, unreported)
         scenario, shown = trim(scenario, same, shown)
         new = [d for d in shown if d.kind not in known] or new
         found.append((new, scenario))
         known.update(d.kind for d in new)
+
+    def note(shown: list[Difference], scenario: Scenario) -> None:
+        noted = {d.kind for earlier, _ in outside for d in earlier}
+        if len(outside) >= MAX_DISTINCT or all(d.kind in noted for d in shown):
+            return
+        same = _same_disagreement(reference, engine, timeout, shown[0].key, unreported)
+        scenario, shown = trim(scenario, lambda s: _parting(same(s)), shown)
+        outside.append((shown, scenario))
 
     try:
         for scenario in replay:
@@ -241,8 +282,10 @@ def run_agreement(
             expected = play(reference, scenario)
             exercised += compares_a_carried_out_action(expected, reference)
             shown = trace_differences(expected, observed, unreported, reference)
-            if any(d.kind not in known for d in shown):
+            if any(d.rules and d.kind not in known for d in shown):
                 keep(shown, scenario)
+            elif parts_ways(shown):
+                parted.append((shown, scenario))
         while len(found) < MAX_DISTINCT:
             machine = agreement_machine(engine, timeout, frozenset(known), reference)
             try:
@@ -257,18 +300,22 @@ def run_agreement(
             finally:
                 examples += len(machine.played)
                 exercised += sum(machine.exercised)
+                parted += machine.parted
             break
     except _Stopped as e:
         if not found:
             return _engine_error(e.error, e.scenario, examples, started)
+    for shown, scenario in parted:
+        note(shown, scenario)
+    notes = _notes(outside)
     if not found:
-        return _passed(examples, exercised, exercise_needed(using), _since(started))
+        return _passed(examples, exercised, exercise_needed(using), _since(started), notes)
     return PropertyResult(
         COMPARISON,
         translated(_rules_of(d for shown, _ in found for d in shown), reference.edition),
         "fail",
         examples,
-        _message(found),
+        "\n".join(filter(None, (_message(found), notes))),
         to_data(found[0][1]),
         duration=_since(started),
         exercised=exercised,
@@ -276,10 +323,13 @@ def run_agreement(
     )
 
 
-def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> PropertyResult:
+def _passed(
+    examples: int, exercised: int, needed: int, elapsed: float, notes: str
+) -> PropertyResult:
     """Pass, or "not-exercised" when too few runs compared an action the
     reference engine carried out: an engine is not certified on comparisons
-    of refusals and open cases alone."""
+    of refusals, open cases and runs that parted ways alone. `notes` (the
+    differences no certified rule governs) follow."""
     if exercised >= needed:
         status, message = "pass", ""
     else:
@@ -288,6 +338,7 @@ def _passed(examples: int, exercised: int, needed: int, elapsed: float) -> Prope
             f"not exercised: {exercised} of {examples} runs compared an action the reference "
             f"engine carried out, {needed} needed"
         )
+    message = "\n".join(filter(None, (message, notes)))
     return PropertyResult(
         COMPARISON, (), status, examples, message, duration=elapsed, exercised=exercised
     )
@@ -326,11 +377,29 @@ def _engine_error(
 def _message(found: list[tuple[list[Difference], Scenario]]) -> str:
     """The first minimal scenario's differences, then each further
     distinct difference with the minimal scenario that shows it."""
-    lines = [describe(found[0][0])]
-    for shown, scenario in found[1:]:
+    return "\n".join([describe(found[0][0]), *_shown_by(found[1:])])
+
+
+def _notes(outside: list[tuple[list[Difference], Scenario]]) -> str:
+    """The differences no certified rule governs, each with its scenario;
+    empty if there were none."""
+    if not outside:
+        return ""
+    return "\n".join([NOTES_HEADING, *_shown_by(outside)])
+
+
+def _shown_by(found: list[tuple[list[Difference], Scenario]]) -> list[str]:
+    lines = []
+    for shown, scenario in found:
         lines.append(describe(shown))
         lines.append("  shown by the scenario: " + " ".join(dumps(scenario).split()))
-    return "\n".join(lines)
+    return lines
+
+
+def _parting(shown: list[Difference] | None) -> list[Difference] | None:
+    """`shown` if no certified rule governs any of it (for trimming a note:
+    a smaller scenario that shows a governed difference is no note)."""
+    return shown if shown is not None and parts_ways(shown) else None
 
 
 def _rules_of(found: Iterable[Difference]) -> tuple[str, ...]:

@@ -7,13 +7,14 @@ installed (`pytest --pyargs conformance.suite --engine NAME`).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
 
 from conformance.checking import failure_report, run_property
 from conformance.corpus import ItemCorpus
-from conformance.differential import COMPARISON, run_agreement
+from conformance.differential import COMPARISON, OutsideTheRules, run_agreement
 from conformance.properties.registry import Property
 from conformance.results import PropertyResult
 
@@ -55,6 +56,8 @@ def test_agrees_with_reference(
         replay=phasecert_corpus.replay_for(COMPARISON),
         reference=phasecert_reference,
     )
+    if result.status == "pass" and result.message:
+        warnings.warn(OutsideTheRules(result.message), stacklevel=1)
     _conclude(result, phasecert_results, phasecert_corpus)
 
 

@@ -20,10 +20,11 @@ from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.checking import profile, run_property
 from conformance.cli import listing
-from conformance.differential import COMPARISON, run_agreement
+from conformance.differential import COMPARISON, NOTES_HEADING, run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report
+from conformance.report.markdown import render_markdown
 from conformance.report.schema import load_schema
 from conformance.results import PropertyResult
 from conformance.running import play
@@ -150,6 +151,57 @@ def test_the_controller_shown_while_phased_out_is_not_blamed_on_phasing(name: st
 def test_what_the_rules_leave_to_the_engine_is_not_compared(edit: Edit) -> None:
     result = run_agreement(Variant(edit.__name__, edit), using=profile("ci"), timeout=10)
     assert (result.status, result.message) == ("pass", "")
+
+
+def turn_order_skips_a_player(
+    game: VariantGame, obs: Observation, action: a.Action | None
+) -> Observation:
+    """From the third turn on, shows the turn as the next player's: a
+    turn-order bug, which no certified rule governs."""
+    if obs.turn < 3:
+        return obs
+    return replace(obs, active=(obs.active + 1) % len(obs.players))
+
+
+def test_what_no_certified_rule_governs_is_noted_not_failed() -> None:
+    """docs/observations.md, "Differences and rules": an engine that differs
+    from the reference only where no certified rule governs passes the
+    comparison (the runs before it parts ways are compared), and the result
+    notes the difference with a scenario showing it. The run stops comparing
+    there: what followed would be blamed on rules it is no evidence of."""
+    skips = Variant("skips", turn_order_skips_a_player)
+    result = run_agreement(skips, using=profile("ci"), timeout=10)
+    assert result.status == "pass", result.message
+    heading, noted, scenario = result.message.split("\n")
+    assert heading == NOTES_HEADING
+    assert "active player" in noted and noted.endswith("(no certified rule)"), noted
+    assert scenario.startswith("  shown by the scenario: ")
+    assert ("## Seen by agrees_with_reference, outside the certified rules") in render_markdown(
+        build_report([result], RunInfo("skips", "test", (), "ci", None, "", ""))
+    )
+
+
+def test_nothing_is_compared_past_a_parting() -> None:
+    """What shows after a difference no certified rule governs may follow
+    from it (a turn played by another player phases other permanents in),
+    so it is not blamed on the phasing rules."""
+
+    def and_then_phases_wrong(
+        game: VariantGame, obs: Observation, action: a.Action | None
+    ) -> Observation:
+        obs = turn_order_skips_a_player(game, obs, action)
+        if obs.turn < 4:
+            return obs
+        views = tuple(replace(p, phased_out=not p.phased_out) for p in obs.permanents)
+        return replace(obs, permanents=views)
+
+    phasing = Permanent("p1", 0, 0, ("creature",), phasing=1, power=1, toughness=1)
+    scenario = Scenario(Setup(permanents=(phasing,)), (a.PassTurn(),) * 3)
+    reference = play(ReferenceEngine(), scenario)
+    found = first_disagreement(reference, play(Variant("x", and_then_phases_wrong), scenario))
+    assert found == (
+        "after action 2 (PassTurn): active player: reference 0, engine 1 (no certified rule)"
+    )
 
 
 def test_an_engine_without_an_event_log_is_judged_without_it() -> None:

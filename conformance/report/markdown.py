@@ -79,6 +79,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         lines.append(f"| — | {BADGES[prop['status']]} | {name} | {counted} | |")
     lines += _not_exercised(report)
     lines += _not_applicable(report)
+    lines += _outside_the_rules(report)
     failures = [p for p in report["properties"] if p.get("failure")]
     if failures:
         lines += ["", "## Failures"]
@@ -107,6 +108,25 @@ def _not_exercised(report: dict[str, Any]) -> list[str]:
             f"{prop['exercised']} / {prop['examples']} | {prop['refusals']} | "
             f"{for_markdown(prop['message'])} |"
         )
+    return lines
+
+
+def _outside_the_rules(report: dict[str, Any]) -> list[str]:
+    """What a passing comparison noted that no certified rule governs: it
+    fails nothing, but an engine author should see it (a failing one's
+    notes end its failure section)."""
+    noted = [p for p in report["properties"] if p["status"] == "pass" and p["message"]]
+    lines = []
+    for prop in noted:
+        message = prop["message"]
+        lines += [
+            "",
+            f"## Seen by {prop['name']}, outside the certified rules",
+            "",
+            markdown_fence(message) + "text",
+            message,
+            markdown_fence(message),
+        ]
     return lines
 
 
