@@ -74,6 +74,16 @@ DRAW_RULES: dict[type, tuple[str, ...]] = {
 }
 
 
+def damage_refusal_rules(action: a.DealDamage | a.TapAndDamage) -> tuple[str, ...]:
+    """A damage spell's refusal names the rules of what it targets:
+    R2017-protection for a player (only protection makes one illegal), the
+    phasing rules for a permanent (only phasing out makes one illegal):
+    refusing to damage an unprotected player is no evidence of 702.26b."""
+    targets = action.targets if isinstance(action, a.TapAndDamage) else (action.target,)
+    kinds = {isinstance(t, int) for t in targets}
+    return tuple(r for r in REFUSAL_RULES[type(action)] if (r == "R2017-protection") in kinds)
+
+
 def sickness_rules(m: Moment, used: tuple[str, ...]) -> tuple[str, ...]:
     """302.6 for a creature's summoning sickness; R2017-haste where what is
     used phased in at the latest untap step (it has been under its

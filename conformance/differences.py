@@ -31,6 +31,7 @@ from conformance.difference_rules import (
     LIFELINK_RULES,
     REFUSAL_RULES,
     action_type,
+    damage_refusal_rules,
     event_rules,
     permanent_rules,
     permanents_used,
@@ -191,6 +192,8 @@ def _refusal_differences(m: Moment) -> list[Difference]:
     if (ref is None) == (eng is None):
         return []
     rules = REFUSAL_RULES.get(type(m.action), ())
+    if isinstance(m.action, a.DealDamage | a.TapAndDamage):
+        rules = damage_refusal_rules(m.action)
     if isinstance(m.action, a.DeclareAttackers) and m.action.defender in m.shielded:
         # R2017-nothing-else: a player with protection from everything can
         # still be attacked.

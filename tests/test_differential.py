@@ -230,6 +230,31 @@ def test_the_comparison_plays_land_creatures_and_in_play_actions() -> None:
     assert "(TapForMana): refused" in result.message
 
 
+@pytest.mark.parametrize(
+    ("action", "rules"),
+    [
+        (a.DealDamage(0, 1, 2), ("R2017-protection",)),
+        (a.DealDamage(0, "p1", 2), ("702.26b", "R2017-nonexistent")),
+        (a.TapAndDamage(0, (1,), 2), ("R2017-protection",)),
+        (a.TapAndDamage(0, ("p1",), 2), ("702.26b",)),
+        (a.TapAndDamage(0, ("p1", 1), 2), ("R2017-protection", "702.26b")),
+    ],
+    ids=["damage-player", "damage-permanent", "tap-player", "tap-permanent", "tap-both"],
+)
+def test_a_damage_refusal_names_the_rules_of_what_it_targets(
+    action: a.Action, rules: tuple[str, ...]
+) -> None:
+    """Only protection makes a player an illegal target and only phasing
+    out a permanent: refusing to damage a player is no evidence of 702.26b,
+    nor refusing to tap a permanent of R2017-protection."""
+    players = (PlayerView(0), PlayerView(1))
+    before = Observation(1, 0, players, (PermanentView("p1", "battlefield"),))
+    refused = replace(before, refused="not a legal target")
+    moment = Moment("after action 1", before, refused, action, before, before, shielded={1})
+    (found,) = differences(moment)
+    assert (found.field, found.rules) == ("refused", rules)
+
+
 def test_off_the_battlefield_only_the_zone_is_compared() -> None:
     """A destroyed permanent's last controller, tapped status or counters
     mean nothing in its graveyard; an engine may keep them."""
