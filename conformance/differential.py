@@ -18,7 +18,7 @@ finished plays of one scenario are compared by
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from hypothesis import Phase, reject, settings
@@ -28,12 +28,15 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 from adapters.protocol import Inexpressible, unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance.actions import Action, Concede, CreateToken, PhaseOutUntil
-from conformance.catalog import CATALOG
+from conformance.agreement_results import (
+    Found,
+    engine_error,
+    failed,
+    passed,
+)
 from conformance.checking import exercise_needed
-from conformance.codec import dumps, to_data
 from conformance.differences import Difference, Moment, differences, parts_ways
 from conformance.draw_step import draw_step_gainers
-from conformance.editions import translated
 from conformance.observation import Observation
 from conformance.position import start_problems
 from conformance.properties.players import protected
@@ -62,9 +65,6 @@ from conformance.trace_comparison import (
 from conformance.trimming import trim
 from conformance.unsettled import unsettled_from
 
-#: The comparison's name wherever a property's name goes: reports,
-#: baselines, corpus files.
-COMPARISON = "agrees_with_reference"
 #: Distinct kinds of difference (the field that differs) one run looks
 #: for, and of those no certified rule governs that it notes.
 MAX_DISTINCT = 4
@@ -93,10 +93,6 @@ _POSITIONS: dict[str, Any] = {
 _ACTIONS = (*ACTION_KINDS, *IN_PLAY_KINDS, Concede, Concede, PhaseOutUntil)
 
 Kind = str
-#: The first line of the notes a result's message ends with.
-NOTES_HEADING = (
-    "Outside the certified rules (failing nothing; a run stops comparing where one shows):"
-)
 
 
 class OutsideTheRules(UserWarning):
@@ -133,7 +129,7 @@ def agreement_machine(
         exercised: ClassVar[list[bool]] = []
         #: Runs that parted ways (`parts_ways`): the differences, and the
         #: scenario up to where they showed.
-        parted: ClassVar[list[tuple[list[Difference], Scenario]]] = []
+        parted: ClassVar[Found] = []
 
         @initialize(setup=setups(caps, **_POSITIONS))
         def start(self, setup: Setup) -> None:
@@ -248,10 +244,10 @@ def run_agreement(
     started = time.monotonic()
     unreported = unreported_observations(engine)
     examples = exercised = 0
-    found: list[tuple[list[Difference], Scenario]] = []
+    found: Found = []
     known: set[Kind] = set()
-    parted: list[tuple[list[Difference], Scenario]] = []
-    outside: list[tuple[list[Difference], Scenario]] = []
+    parted: Found = []
+    outside: Found = []
 
     def keep(shown: list[Difference], scenario: Scenario) -> None:
         new = [d for d in shown if d.kind not in known]
@@ -304,44 +300,12 @@ def run_agreement(
             break
     except _Stopped as e:
         if not found:
-            return _engine_error(e.error, e.scenario, examples, started)
+            return engine_error(e.error, e.scenario, examples, started)
     for shown, scenario in parted:
         note(shown, scenario)
-    notes = _notes(outside)
     if not found:
-        return _passed(examples, exercised, exercise_needed(using), _since(started), notes)
-    return PropertyResult(
-        COMPARISON,
-        translated(_rules_of(d for shown, _ in found for d in shown), reference.edition),
-        "fail",
-        examples,
-        "\n".join(filter(None, (_message(found), notes))),
-        to_data(found[0][1]),
-        duration=_since(started),
-        exercised=exercised,
-        further=tuple(to_data(scenario) for _, scenario in found[1:]),
-    )
-
-
-def _passed(
-    examples: int, exercised: int, needed: int, elapsed: float, notes: str
-) -> PropertyResult:
-    """Pass, or "not-exercised" when too few runs compared an action the
-    reference engine carried out: an engine is not certified on comparisons
-    of refusals, open cases and runs that parted ways alone. `notes` (the
-    differences no certified rule governs) follow."""
-    if exercised >= needed:
-        status, message = "pass", ""
-    else:
-        status = "not-exercised"
-        message = (
-            f"not exercised: {exercised} of {examples} runs compared an action the reference "
-            f"engine carried out, {needed} needed"
-        )
-    message = "\n".join(filter(None, (message, notes)))
-    return PropertyResult(
-        COMPARISON, (), status, examples, message, duration=elapsed, exercised=exercised
-    )
+        return passed(outside, examples, exercised, exercise_needed(using), started)
+    return failed(found, outside, examples, exercised, started, reference.edition)
 
 
 def _settings(using: settings, *, first: bool) -> settings:
@@ -360,52 +324,10 @@ class _Stopped(Exception):
         self.error, self.scenario = error, scenario
 
 
-def _engine_error(
-    error: Exception, scenario: Scenario | None, examples: int, started: float
-) -> PropertyResult:
-    return PropertyResult(
-        COMPARISON,
-        (),
-        "engine-error",
-        examples,
-        str(error),
-        None if scenario is None else to_data(scenario),
-        duration=_since(started),
-    )
-
-
-def _message(found: list[tuple[list[Difference], Scenario]]) -> str:
-    """The first minimal scenario's differences, then each further
-    distinct difference with the minimal scenario that shows it."""
-    return "\n".join([describe(found[0][0]), *_shown_by(found[1:])])
-
-
-def _notes(outside: list[tuple[list[Difference], Scenario]]) -> str:
-    """The differences no certified rule governs, each with its scenario;
-    empty if there were none."""
-    if not outside:
-        return ""
-    return "\n".join([NOTES_HEADING, *_shown_by(outside)])
-
-
-def _shown_by(found: list[tuple[list[Difference], Scenario]]) -> list[str]:
-    lines = []
-    for shown, scenario in found:
-        lines.append(describe(shown))
-        lines.append("  shown by the scenario: " + " ".join(dumps(scenario).split()))
-    return lines
-
-
 def _parting(shown: list[Difference] | None) -> list[Difference] | None:
     """`shown` if no certified rule governs any of it (for trimming a note:
     a smaller scenario that shows a governed difference is no note)."""
     return shown if shown is not None and parts_ways(shown) else None
-
-
-def _rules_of(found: Iterable[Difference]) -> tuple[str, ...]:
-    order = {rule: i for i, rule in enumerate(CATALOG)}
-    rules = {r for d in found for r in d.rules}
-    return tuple(sorted(rules, key=lambda r: (order.get(r, len(order)), r)))
 
 
 def _same_disagreement(
@@ -430,7 +352,3 @@ def _same_disagreement(
         return shown if any(d.key == key for d in shown) else None
 
     return disagreement
-
-
-def _since(started: float) -> float:
-    return time.monotonic() - started

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from conformance.agreement_results import COMPARISON
 from conformance.checking import failure_report, run_property
 from conformance.corpus import ItemCorpus
-from conformance.differential import COMPARISON, OutsideTheRules, run_agreement
+from conformance.differential import OutsideTheRules, run_agreement
 from conformance.properties.registry import Property
 from conformance.results import PropertyResult
 

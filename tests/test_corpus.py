@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.agreement_results import COMPARISON
 from conformance.codec import dumps, to_data
 from conformance.corpus import CorpusError, counterexample_name, decode_result, load_corpus
-from conformance.differential import COMPARISON
 from conformance.results import PropertyResult
 from conformance.scenario import Scenario
 from conformance.setup import Permanent, Setup

@@ -18,8 +18,9 @@ from hypothesis import Phase, settings
 from adapters.degenerate import DEGENERATES, degenerate_engine
 from adapters.discovery import EngineNotFound, load_engine
 from conformance.actions import PassTurn
+from conformance.agreement_results import COMPARISON
 from conformance.checking import profile, run_property
-from conformance.differential import COMPARISON, run_agreement
+from conformance.differential import run_agreement
 from conformance.properties import REGISTRY, Property
 from conformance.results import PropertyResult
 from conformance.running import play

@@ -15,12 +15,13 @@ from adapters.mutants import MUTANTS, mutant_engine
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
 from conformance.actions import DrawPerCreature, PassTurn
+from conformance.agreement_results import COMPARISON
 from conformance.capabilities import ALL_CAPABILITIES
 from conformance.checking import profile
 from conformance.cli import main
 from conformance.codec import dumps, from_data
 from conformance.differences import Moment, differences
-from conformance.differential import _POSITIONS, COMPARISON, _same_disagreement, run_agreement
+from conformance.differential import _POSITIONS, _same_disagreement, run_agreement
 from conformance.legality import check_setup
 from conformance.observation import Event, Observation, PermanentView, PlayerView
 from conformance.results import PropertyResult

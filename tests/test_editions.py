@@ -16,9 +16,9 @@ from adapters.mutants import MUTANTS
 from adapters.protocol import engine_editions, engine_for_edition
 from adapters.reference import ReferenceEngine, reference_of
 from adapters.reference.editions import EDITION_RULES
+from conformance.agreement_results import COMPARISON
 from conformance.catalog import CATALOG, Edition
 from conformance.checking import run_property
-from conformance.differential import COMPARISON
 from conformance.editions import CATALOGS, EDITIONS, rules_in
 from conformance.properties import REGISTRY, in_edition
 from tests.budgets import VERDICT_ONLY

@@ -18,9 +18,10 @@ import pytest
 from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
+from conformance.agreement_results import COMPARISON, NOTES_HEADING
 from conformance.checking import profile, run_property
 from conformance.cli import listing
-from conformance.differential import COMPARISON, NOTES_HEADING, run_agreement
+from conformance.differential import run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance.agreement_results import COMPARISON
 from conformance.cli.certify import _pytest_args, planned_tests
-from conformance.differential import COMPARISON
 from conformance.sharding import in_shard, item_key, parse_shard
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from adapters.discovery import STDIO_PREFIX, load_engine
 from adapters.protocol import engine_for_edition, missing_capabilities, unreported_observations
+from conformance.agreement_results import COMPARISON
 from conformance.atomic import remove_stale_temporaries, write_text_atomically
 from conformance.baseline import (
     Baseline,
@@ -41,7 +42,6 @@ from conformance.cli.isolation import run_isolated
 from conformance.cli.watching import RunWatcher
 from conformance.codec import from_data
 from conformance.corpus import CORPUS_DIRNAME, corpus_file, example_database, load_corpus
-from conformance.differential import COMPARISON
 from conformance.editions import CATALOGS, CURRENT
 from conformance.escaping import cut, for_terminal
 from conformance.properties import every_property, in_edition

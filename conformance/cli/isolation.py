@@ -33,10 +33,10 @@ from typing import Any
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from conformance.agreement_results import COMPARISON
 from conformance.cli.watching import RunWatcher
 from conformance.codec import to_data
 from conformance.corpus import decode_result, result_of
-from conformance.differential import COMPARISON
 from conformance.escaping import cut
 from conformance.results import PropertyResult
 

@@ -17,6 +17,7 @@ import math
 from pathlib import Path
 from typing import Any, get_args
 
+from conformance.agreement_results import COMPARISON
 from conformance.checking import PROFILES
 from conformance.cli.certify import (
     checked_baseline,
@@ -27,7 +28,6 @@ from conformance.cli.certify import (
 from conformance.cli.checks import UsageFailure, writable_directory
 from conformance.codec import DecodeError, from_data
 from conformance.corpus import CORPUS_DIRNAME, Corpus, read_limited
-from conformance.differential import COMPARISON
 from conformance.editions import ALL_RULE_IDS
 from conformance.escaping import cut
 from conformance.legality import InvalidScenario, check_setup

@@ -16,6 +16,7 @@ from pathlib import Path
 from adapters.discovery import load_engine
 from adapters.protocol import engine_for_edition, unreported_observations
 from adapters.reference import reference_of
+from conformance.agreement_results import COMPARISON
 from conformance.catalog import Edition
 from conformance.checking import hold, needs_text
 from conformance.cli.certify import UsageFailure
@@ -23,7 +24,6 @@ from conformance.codec import DecodeError
 from conformance.corpus import property_of, read_scenario
 from conformance.describe import describe_scenario
 from conformance.differences import Moment, differences
-from conformance.differential import COMPARISON
 from conformance.escaping import cut, for_terminal
 from conformance.legality import InvalidScenario
 from conformance.observation import Observation, PermanentView, PlayerView

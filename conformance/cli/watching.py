@@ -15,8 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from conformance.agreement_results import COMPARISON
 from conformance.corpus import result_of
-from conformance.differential import COMPARISON
 from conformance.escaping import cut, for_terminal
 from conformance.results import PropertyResult, Status
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from conformance.differential import COMPARISON
+from conformance.agreement_results import COMPARISON
 from conformance.editions import CATALOGS, CURRENT, EDITIONS
 from conformance.escaping import for_html, for_markdown
 from conformance.report.markdown import BADGES, anchor
