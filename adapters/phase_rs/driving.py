@@ -1,5 +1,6 @@
 """Playing phase.rs through its own moves: passing priority, answering its
-prompts, casting spells, activating, attacking and conceding.
+prompts, casting spells, activating and conceding (combat is
+`adapters.phase_rs.combat`'s).
 
 The driver never edits the game, with two exceptions, both about the cards
 of a player's supply (filler and the invented spells, never part of the
@@ -29,13 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from adapters.phase_rs.cards import FILLER, CardSpec
+from adapters.phase_rs.combat import Combat
+from adapters.phase_rs.moves import MAX_MOVES, PASS
 from adapters.phase_rs.observing import lookup, phased_in_on_battlefield
 from adapters.phase_rs.stocking import Stocking
-
-PASS = {"type": "PassPriority"}
-#: More default answers than this without reaching the wanted point means
-#: the engine is looping; the driver gives up with a DriverError.
-MAX_MOVES = 2000
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class DriverError(RuntimeError):
     """The engine asked something the adapter can't answer."""
 
 
-class Driver(Stocking):
+class Driver(Stocking, Combat):
     """Drives one phase.rs game. `events` collects the engine's raw events
     until the caller takes them."""
 
@@ -357,79 +355,7 @@ class Driver(Stocking):
             return f"phase.rs refuses player {seat}'s mana ability of object {source}: {e}"
         return None
 
-    # Combat and leaving.
-
-    def declare_attackers(self, seat: int, attackers: list[int], defender: int) -> str | None:
-        """Move to the declare attackers step and declare; if the engine
-        refuses, the game is restored to the main phase it was in."""
-        snapshot = self.snapshot()
-        events = len(self.events)
-        refusal = self._try_attack(seat, attackers, defender)
-        if refusal is not None:
-            self.load(snapshot)
-            del self.events[events:]
-            return refusal
-        self.attacked = True
-        return None
-
-    def _try_attack(self, seat: int, attackers: list[int], defender: int) -> str | None:
-        for _ in range(MAX_MOVES):
-            waiting = self.waiting()
-            if waiting["type"] == "DeclareAttackers":
-                break
-            if self.game.phase not in ("PreCombatMain", "BeginCombat"):
-                return "phase.rs offers no attack: no creature can attack"
-            self.answer_prompt()
-        valid = set(waiting["data"].get("valid_attacker_ids", []))
-        bad = [a for a in attackers if a not in valid]
-        if bad:
-            return f"objects {bad} can't attack"
-        attack = {"type": "Player", "data": defender}
-        move = {
-            "type": "DeclareAttackers",
-            "data": {"attacks": [[a, attack] for a in attackers], "bands": []},
-        }
-        try:
-            self.apply(seat, move)
-        except (ValueError, RuntimeError) as e:
-            return f"phase.rs refused the attack: {e}"
-        return None
-
-    def declare_blockers(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
-        """Move on to the declare blockers step and declare `blocks`
-        (blocker, attacker); if the engine refuses, the game is restored to
-        where it was (the declare attackers step)."""
-        snapshot = self.snapshot()
-        events = len(self.events)
-        refusal = self._try_block(seat, blocks)
-        if refusal is not None:
-            self.load(snapshot)
-            del self.events[events:]
-        return refusal
-
-    def _try_block(self, seat: int, blocks: list[tuple[int, int]]) -> str | None:
-        if not self.attacked or self.game.phase != "DeclareAttackers":
-            return "blockers can't be declared now"
-        for _ in range(MAX_MOVES):
-            waiting = self.waiting()
-            if waiting["type"] == "DeclareBlockers":
-                break
-            if self.game.phase != "DeclareAttackers":
-                return "phase.rs offers no blocks"
-            self.apply(self.seat_to_act(), PASS)
-        data = waiting["data"]
-        if int(data["player"]) != seat:
-            return f"player {seat} is not the defending player"
-        valid = set(data.get("valid_blocker_ids", []))
-        bad = [b for b, _ in blocks if b not in valid]
-        if bad:
-            return f"objects {bad} can't block"
-        move = {"type": "DeclareBlockers", "data": {"assignments": [list(p) for p in blocks]}}
-        try:
-            self.apply(seat, move)
-        except (ValueError, RuntimeError) as e:
-            return f"phase.rs refused the blocks: {e}"
-        return None
+    # Leaving.
 
     def concede(self, seat: int) -> None:
         before = self.before_concessions or self.game.state()
