@@ -11,9 +11,11 @@ properties concerned go on judging the engine there.
 Each case is recognised from what the reference engine showed, with how
 each permanent phased out taken from the scenario's history
 (`phased_out_history`), so every engine's comparison stops at the same
-action. A player's free pick among replacement effects (readings M) can't
-be seen in what one play showed: it is where the reference engine's play
-parts ways with the same engine's whose players pick otherwise.
+action. A player's pick of the legendary permanent they keep (readings I)
+is recognised from the setup's namesakes. A player's free pick among
+replacement effects (readings M) can't be seen in what one play showed: it
+is where the reference engine's play parts ways with the same engine's
+whose players pick otherwise.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import Out, phased_out_history
 from conformance.properties.history import shown_phased_out, view
 from conformance.running import Step, Trace
-from conformance.setup import Ability
+from conformance.setup import Ability, Setup
 
 #: The replacements whose controller draws instead of a player's gain or
 #: loss of life: which of several applies decides who draws (readings M).
@@ -38,9 +40,12 @@ def unsettled_from(expected: Trace, reference: ReferenceEngine | None = None) ->
     open, in `reference`'s play `expected` of a scenario (by default today's
     oracle's); None if every outcome is settled."""
     history = phased_out_history(expected)
+    namesakes = _namesakes(expected.scenario.setup)
     defending: int | None = None
     for k, step in enumerate(expected.steps, 1):
         if unsettled_by(step, history[k - 1], defending) is not None:
+            return k
+        if any(_one_kept(step, ids) for ids in namesakes):
             return k
         if step.after.refused is None and isinstance(step.action, a.DeclareAttackers):
             defending = step.action.defender
@@ -108,6 +113,33 @@ def unsettled_by(step: Step, out: Mapping[str, Out], defending: int | None = Non
         # leaves stay attacking (506.4 doesn't list it; 800.4a is silent).
         return "L"
     return None
+
+
+def _namesakes(setup: Setup) -> list[list[str]]:
+    """The legendary permanents of `setup`, grouped by name, where a name
+    has more than one."""
+    names: dict[str, list[str]] = {}
+    for p in setup.permanents:
+        if p.legendary:
+            names.setdefault(p.card_name, []).append(p.id)
+    return [ids for ids in names.values() if len(ids) > 1]
+
+
+def _one_kept(step: Step, ids: list[str]) -> bool:
+    """I: 704.5j, the legend rule applied in `step`: a player's legendary
+    permanent left the battlefield, not the target of a destroy spell,
+    while a namesake stays phased in under them. Which one they keep is
+    their choice (readings I), so an engine may have kept the other."""
+    target = getattr(step.action, "target", None)
+    gone = [
+        view(step.before, pid)
+        for pid in ids
+        if pid != target
+        and _on_battlefield(view(step.before, pid))
+        and not _on_battlefield(view(step.after, pid))
+    ]
+    kept = {v.controller for pid in ids if _phased_in(v := view(step.after, pid))}
+    return any(v is not None and v.controller in kept for v in gone)
 
 
 def _phased_in(v: PermanentView | None) -> bool:

@@ -472,3 +472,53 @@ def test_replacements_of_one_controller_are_compared(scenario: Scenario) -> None
     assert unsettled_from(reference) is None
     assert trace_differences(reference, trace_of(LastSetUpApplies, scenario)) == []
     assert trace_differences(reference, trace_of(ChangerDraws, scenario))
+
+
+# I. The legend rule when a legendary permanent phases in (704.5j).
+
+
+class KeepsTheLastLegend(Rules):
+    """Reading I: the player keeps the namesake listed last."""
+
+    def legend_rule(self) -> bool:
+        kept: set[tuple[int, str]] = set()
+        rest = []
+        for card in reversed(self.state.phased_in()):
+            if card.legendary:
+                if (card.controller, card.name) in kept:
+                    rest.append(card)
+                kept.add((card.controller, card.name))
+        self.legends_die(rest[::-1])
+        return bool(rest)
+
+
+def legend_phasing_in(*actions: a.Action, controller: int = 0) -> Scenario:
+    """Player 0's legendary "Bob", and a namesake of `controller`'s phased
+    out under them."""
+    bob = {"power": 2, "toughness": 2, "name": "Bob", "legendary": True}
+    permanents = (
+        Permanent("p1", **bob),  # type: ignore[arg-type]
+        Permanent("p2", controller, controller, phased_out=PhasedOut(), **bob),  # type: ignore[arg-type]
+    )
+    return Scenario(Setup(permanents=permanents), actions)
+
+
+def test_the_comparison_lets_the_player_pick_a_legend() -> None:
+    """704.5j: as the namesake phases in, the player keeps either legend
+    (readings I), so the comparison stops at that action (an outside
+    tester's engine keeping the other was failed on 702.26d and 704.5j)."""
+    scenario = legend_phasing_in(a.PassTurn(), a.PassTurn(), a.DrawPerCreature(0))
+    reference, other = trace_of(Rules, scenario), trace_of(KeepsTheLastLegend, scenario)
+    assert [s.after for s in reference.steps] != [s.after for s in other.steps]
+    assert unsettled_from(reference) == 2
+    assert trace_differences(reference, other) == []
+    assert passes("legend_rule_applies_once_a_legend_phases_in", other)
+
+
+def test_a_legend_destroyed_beside_another_players_namesake_is_compared() -> None:
+    """Near miss of I: the namesakes are two players', so the legend rule
+    keeps both, and a destroy spell taking one is compared."""
+    scenario = legend_phasing_in(a.PassTurn(), a.PassTurn(), a.Destroy(0, "p1"), controller=1)
+    reference = trace_of(Rules, scenario)
+    assert unsettled_from(reference) is None
+    assert reference.steps[-1].after.permanent("p1").zone == "graveyard"
