@@ -320,4 +320,20 @@ def _permanent_differences(
         theirs, ours = getattr(ref, name), getattr(eng, name)
         if theirs != ours:
             out.append(_diff(m, ref.id, name, theirs, ours, permanent_rules(m, ref, name)))
-    return out
+    return _named_by_the_root(out)
+
+
+#: A permanent's fields that, differing, make its others differ too.
+_ROOTS = ("zone", "phased_out")
+
+
+def _named_by_the_root(found: list[Difference]) -> list[Difference]:
+    """One permanent's differences, each other field's named by the rules
+    of its zone's or phased-out status's difference where that differs
+    too: a permanent the engine left phased out is still tapped, still
+    "indirect", because it didn't phase in (that rule's evidence), not
+    because untapping or phasing causes went wrong."""
+    root = next((d for name in _ROOTS for d in found if d.field == name), None)
+    if root is None:
+        return found
+    return [d if d.field in _ROOTS else replace(d, rules=root.rules) for d in found]

@@ -8,9 +8,10 @@ A disagreement is a verdict like a property's failure: each difference
 names the rules it falls under, with a minimal scenario that the corpus
 keeps and `phasecert replay` replays. The comparison goes on past the first
 difference: it runs again, ignoring the kinds of difference already found,
-until no new kind shows or `MAX_DISTINCT` are found. Differences no
-certified rule governs fail nothing: a run stops comparing where they show
-(`conformance.differences.parts_ways`), and the result notes them. Two
+until no new kind shows or `MAX_DISTINCT` are found. A run compares
+nothing after the first moment the games differ at: what follows may
+follow from it. Differences no certified rule governs fail nothing
+(`conformance.differences.parts_ways`): the result notes them. Two
 finished plays of one scenario are compared by
 `conformance.trace_comparison`.
 """
@@ -144,10 +145,8 @@ def agreement_machine(
             self.initial = self.expected
             self.steps: list[Step] = []
             #: Nothing is compared from an open outcome on, nor past a
-            #: difference no certified rule governs.
+            #: difference: what follows may follow from it.
             self.open = self.stopped = False
-            #: Whether a difference (of a kind already found) showed before.
-            self.diverged = False
             problems = start_problems(setup, self.observed)
             if problems:
                 raise SetupMismatch(
@@ -208,19 +207,19 @@ def agreement_machine(
             )
 
         def compare(self, moment: Moment) -> bool:
-            """Whether the run goes on comparing after `moment`. A new kind
-            of difference a certified rule governs is a disagreement; one
-            moment's differences that no certified rule governs stop the
-            run, and are kept for the result's notes unless the games had
-            differed already (they may follow from that)."""
+            """Whether the run goes on comparing after `moment`: not once
+            the games differ, since what follows may follow from that and
+            be blamed on rules it is no evidence of. A new kind of
+            difference a certified rule governs is a disagreement; one
+            moment's differences that no certified rule governs are kept
+            for the result's notes."""
             found = differences(moment, unreported)
             new = [d for d in found if d.kind not in known]
             if any(d.rules for d in new):
                 raise Disagreement(new)
-            if parts_ways(found) and not self.diverged:
+            if parts_ways(found):
                 self.parted.append((found, Scenario(self.played[-1][0], tuple(self.actions))))
-            self.stopped = parts_ways(found)
-            self.diverged = self.diverged or bool(found)
+            self.stopped = bool(found)
             return not self.stopped
 
     return AgreesWithReference

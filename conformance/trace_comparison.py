@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from adapters.reference import ReferenceEngine
 from conformance.actions import CreateToken, PassTurn
-from conformance.differences import Difference, Moment, differences, parts_ways
+from conformance.differences import Difference, Moment, differences
 from conformance.draw_step import draw_step_gainers
 from conformance.properties.players import protected
 from conformance.running import Step, Trace
@@ -60,13 +60,12 @@ def trace_differences(
     unreported: frozenset[str] = frozenset(),
     reference: ReferenceEngine | None = None,
 ) -> list[Difference]:
-    """Every difference between `reference`'s play `expected` of a scenario
-    (by default today's oracle's) and an engine's, each field of each
-    permanent or player once: where it first shows (after that, a state
-    that parted ways goes on differing). Up to the first action whose
-    outcome the rules leave open (`conformance.unsettled`), not from it,
-    and up to the first moment whose differences no certified rule governs
-    (`parts_ways`), not past it."""
+    """The differences between `reference`'s play `expected` of a scenario
+    (by default today's oracle's) and an engine's at the first moment they
+    differ: once the two games parted ways, what differs later may follow
+    from it, and would be blamed on rules it is no evidence of. Up to the
+    first action whose outcome the rules leave open
+    (`conformance.unsettled`), not from it."""
     tokens = tokens_of(expected.scenario)
     moments = [Moment("at the start", expected.initial, observed.initial, tokens=tokens)]
     settled = settled_steps(expected, reference)
@@ -91,14 +90,11 @@ def trace_differences(
                 legends,
             )
         )
-    found: dict[tuple[str, str], Difference] = {}
     for moment in moments:
         shown = differences(moment, unreported)
-        for d in shown:
-            found.setdefault((d.subject, d.field), d)
-        if parts_ways(shown):
-            break
-    return list(found.values())
+        if shown:
+            return shown
+    return []
 
 
 def first_disagreement(

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import Phase, find, settings
 
 from adapters.mutants import MUTANTS, mutant_engine
-from adapters.reference import ReferenceEngine
+from adapters.reference import ReferenceEngine, Rules
+from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.actions import DrawPerCreature, PassTurn
 from conformance.agreement_results import COMPARISON
@@ -254,6 +255,49 @@ def test_a_damage_refusal_names_the_rules_of_what_it_targets(
     moment = Moment("after action 1", before, refused, action, before, before, shielded={1})
     (found,) = differences(moment)
     assert (found.field, found.rules) == ("refused", rules)
+
+
+def test_a_permanent_left_phased_out_is_blamed_on_phasing_alone() -> None:
+    """What a permanent shows because the engine didn't phase it in is the
+    phasing rule's evidence: an outside tester's engine that left another
+    player's Equipment phased out with its host had its `tapped` blamed on
+    502.1 and its `cause` on 702.26h."""
+    out = PermanentView("p2", "battlefield", True, "indirect", 0, tapped=True, attached_to="p1")
+    host = PermanentView("p1", "battlefield", controller=1)
+    back = replace(out, phased_out=False, cause=None, tapped=False)
+    before = Observation(
+        1, 0, (PlayerView(0), PlayerView(1)), (replace(host, phased_out=True), out)
+    )
+    moment = Moment(
+        "after action 1 (PassTurn)",
+        replace(before, active=1, permanents=(host, back)),
+        replace(before, active=1, permanents=(host, out)),
+        PassTurn(),
+        before,
+        before,
+    )
+    found = {d.field: d.rules for d in differences(moment)}
+    assert set(found) == {"phased_out", "cause", "tapped"}
+    assert found["cause"] == found["tapped"] == found["phased_out"], found
+
+
+class NeverPhasesInAtUntap(Rules):
+    """Wrong (702.26a): nothing phased out phases in at an untap step."""
+
+    def phases_in_in_untap(self, card: Card, player: int) -> bool:
+        return False
+
+
+def test_the_comparison_stops_at_the_first_moment_that_differs() -> None:
+    """Once the games part ways, what differs later may follow from it: p2,
+    left phased out (702.26a), can't be destroyed a turn later, which is no
+    evidence of 702.26b."""
+    p2 = Permanent("p2", 0, 0, ("creature",), power=1, toughness=1, phased_out=PhasedOut())
+    scenario = Scenario(Setup(permanents=(p2,)), (PassTurn(), PassTurn(), a.Destroy(0, "p2")))
+    engine = ReferenceEngine(name="never-phases-in", rules=NeverPhasesInAtUntap)
+    found = trace_differences(play(ReferenceEngine(), scenario), play(engine, scenario))
+    assert {d.where for d in found} == {"after action 2 (PassTurn)"}, found
+    assert {r for d in found for r in d.rules} == {"702.26a"}
 
 
 def test_off_the_battlefield_only_the_zone_is_compared() -> None:
