@@ -108,6 +108,35 @@ class StaysInCombat(Rules):
 
 
 @mutant(
+    "phased-in-attacker-rejoins-combat",
+    "506.4",
+    "an attacker that phases out and back in during combat is attacking again",
+    kills=("phasing_out_removes_from_combat",),
+)
+class PhasedInAttackerRejoinsCombat(Rules):
+    """Attacking is taken from this combat's declaration, for what is
+    phased in: an attacker phased out until a source that is then
+    destroyed is attacking again once back (an outside tester's engine)."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.declared: set[str] = set()
+
+    def declare_attackers(self, action: a.DeclareAttackers) -> None:
+        super().declare_attackers(action)
+        self.declared = set(action.attackers)
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        if card.id in self.declared and self.state.attacked:
+            card.attacking = True
+
+    def cleanup(self) -> None:
+        super().cleanup()
+        self.declared = set()
+
+
+@mutant(
     "pump-includes-phased-out",
     "702.26e",
     '"creatures you control get +1/+1" includes phased-out creatures',

@@ -11,15 +11,23 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.properties.combats import unblocked_damage
-from conformance.properties.history import carried_out, tapped_for, view, was_in_went_out
+from conformance.properties.combats import combats, unblocked_damage
+from conformance.properties.history import (
+    carried_out,
+    shown_phased_out,
+    tapped_for,
+    view,
+    was_in_went_out,
+)
 from conformance.properties.leads import led, ready_creatures, turns_to_untap
 from conformance.properties.registry import expect, rule_property, where
 from conformance.running import Trace
 from conformance.setup import Setup
-from conformance.strategies._draw import pick
+from conformance.strategies._draw import maybe, pick
 
 _QUIET = {C.TRIGGERS, C.PHASE_TRIGGERS, C.SKIP_UNTAP}
+#: The actions a creature phases out by, in this module's scenarios.
+_PHASING_OUT = (a.PhaseOut, a.PhaseOutUntil)
 
 
 def _refused_a_phased_out_attacker_and_attacked(trace: Trace) -> bool:
@@ -99,7 +107,7 @@ def _an_attacker_phased_out_and_others_dealt_damage(trace: Trace) -> bool:
     and in the same trace the engine dealt combat damage."""
     removed = any(
         b.attacking and was_in_went_out(step, b.id) and not step.after.permanent(b.id).attacking
-        for step, _ in carried_out(trace, a.PhaseOut)
+        for step, _ in carried_out(trace, _PHASING_OUT)
         for b in step.before.permanents
     )
     return removed and any(lost > 0 for *_, lost in unblocked_damage(trace))
@@ -109,17 +117,22 @@ def _attack_then_phase_out(
     draw: st.DrawFn, setup: Setup, caps: Collection[C]
 ) -> tuple[a.Action, ...]:
     """The active player attacks with their creatures; one of them phases
-    out, by the hand of any player; then combat damage."""
+    out, by the hand of any player, or until another permanent S leaves,
+    and S is destroyed, so it phases back in mid-combat; then combat
+    damage."""
     mine = ready_creatures(setup, setup.active)
     if not mine:
         return ()
     defender = pick(draw, [p for p in range(setup.players) if p != setup.active])
     x = pick(draw, mine)
-    return (
-        a.DeclareAttackers(setup.active, tuple(p.id for p in mine), defender),
-        a.PhaseOut(pick(draw, range(setup.players)), (x.id,)),
-        a.PassTurn(),
-    )
+    declare = a.DeclareAttackers(setup.active, tuple(p.id for p in mine), defender)
+    # S is none of the attackers, whose damage the exercise needs.
+    sources = [p for p in setup.permanents if p not in mine and p.phased_out is None]
+    if {C.PHASE_OUT_UNTIL, C.DESTROY} <= set(caps) and sources and maybe(draw):
+        s = pick(draw, sources)
+        out = (a.PhaseOutUntil(s.controller, s.id, x.id), a.Destroy(s.controller, s.id))
+        return (declare, *out, a.PassTurn())
+    return (declare, a.PhaseOut(pick(draw, range(setup.players)), (x.id,)), a.PassTurn())
 
 
 @rule_property(
@@ -138,7 +151,8 @@ def _attack_then_phase_out(
 )
 def phasing_out_removes_from_combat(trace: Trace) -> None:
     """A creature that phases out is removed from combat: it is no longer
-    attacking and deals no combat damage."""
+    attacking and deals no combat damage, even once it phases back in
+    during that combat (it doesn't rejoin it)."""
     for step, x in carried_out(trace, a.PhaseOut):
         for t in x.targets:
             c = view(step.after, t)
@@ -149,6 +163,19 @@ def phasing_out_removes_from_combat(trace: Trace) -> None:
                 "removed from combat",
                 "still attacking",
             )
+    for combat in combats(trace):
+        for pid in combat.attackers:
+            out = False
+            for step in trace.steps[combat.declared + 1 : combat.damage]:
+                v = view(step.after, pid)
+                out |= shown_phased_out(v)
+                expect(
+                    not (out and v is not None and v.attacking),
+                    "506.4",
+                    f"{where(trace, step)}, {pid}",
+                    "removed from combat since it phased out, even phased back in",
+                    "attacking",
+                )
     for step, defender, attackers, damage, lost in unblocked_damage(trace):
         expect(
             lost == damage,
