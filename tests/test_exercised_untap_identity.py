@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from adapters.mutants import mutant_engine
-from adapters.reference import ReferenceEngine, reference_of
+from adapters.reference import ReferenceEngine, Rules, reference_of
+from adapters.reference.state import Card
 from conformance import actions as a
 from conformance.observation import Observation
 from conformance.properties import REGISTRY, in_edition
@@ -463,3 +464,33 @@ def test_a_token_created_with_phasing_phases_out_at_its_controllers_untap_step()
     assert prop.exercised is not None and prop.exercised(reference)
     with pytest.raises(Violation, match=r"after action 3 \(PassTurn\), t: expected it phases out"):
         prop.check(play(mutant_engine("tokens-made-without-phasing"), case))
+
+
+class TriggersForTheNextPlayer(Rules):
+    """Wrong (603.10b): each phase trigger is the next player's."""
+
+    def phase_trigger(self, card: Card, kind: str) -> None:
+        start = len(self.state.triggers)
+        super().phase_trigger(card, kind)
+        self.state.triggers[start:] = [
+            (pid, ability, (controller + 1) % self.state.players)
+            for pid, ability, controller in self.state.triggers[start:]
+        ]
+
+
+@pytest.mark.parametrize(
+    ("engine", "rule"),
+    [
+        (ReferenceEngine(name="next-player", rules=TriggersForTheNextPlayer), "603.10b"),
+        (mutant_engine("phase-triggers-per-instance"), "702.26p"),
+    ],
+    ids=["other-controller", "per-instance"],
+)
+def test_a_redundant_phasers_trigger_names_what_went_wrong(engine: Any, rule: str) -> None:
+    """A trigger that gains its life for another player triggered once, as
+    702.26p wants: it is 603.10b's evidence (an outside tester's engine was
+    failed on 702.26p for it); one that triggers per instance is 702.26p's."""
+    prop = REGISTRY["redundant_phasing_triggers_once"]
+    with pytest.raises(Violation) as caught:
+        prop.check(play(engine, EXERCISING["redundant_phasing_triggers_once"]))
+    assert caught.value.rule == rule

@@ -126,4 +126,4 @@ def redundant_phasing_triggers_once(trace: Trace) -> None:
     phases out (or in) once in the untap step, one event, so each of its
     "whenever this phases out/in" abilities triggers once (603.10b), not
     once per instance."""
-    check_trigger_life(trace, "702.26p", _redundant_phasers_triggered(trace))
+    check_trigger_life(trace, "702.26p", _redundant_phasers_triggered(trace), "603.10b")

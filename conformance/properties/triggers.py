@@ -248,11 +248,19 @@ def _gains(triggers: list[_Trigger]) -> list[Counter[int]]:
     return ways
 
 
-def check_trigger_life(trace: Trace, rule: str, only: Collection[int] | None = None) -> None:
+def check_trigger_life(
+    trace: Trace,
+    rule: str,
+    only: Collection[int] | None = None,
+    controllers_rule: str | None = None,
+) -> None:
     """Each phasing action carried out (only actions k in `only`, if given)
     changes the life of the players it can show it for by what the phase
     triggers of the permanents that phased gain: one trigger per permanent
-    and phasing (603.10b), controlled as `_trigger_controllers` says."""
+    and phasing (603.10b), controlled as `_trigger_controllers` says. A
+    violation names `rule`, or `controllers_rule` (if given) where the
+    players gained as much life in all as the triggers give, but not each
+    their own: the triggers counted right, under other controllers."""
     for k, step, untap, players in _checked_steps(trace):
         if only is not None and k not in only:
             continue
@@ -265,10 +273,13 @@ def check_trigger_life(trace: Trace, rule: str, only: Collection[int] | None = N
             continue
         gained = ways[0]
         triggers = [f"{e.subject} {e.detail}" for e in step.after.events if e.kind == "trigger"]
+        total = sum(delta[p] for p in players)
+        counted = any(total == sum(w[p] for p in players) for w in ways)
+        blamed = controllers_rule if controllers_rule and counted else rule
         for p in sorted(players):
             expect(
                 delta[p] == gained[p],
-                rule,
+                blamed,
                 f"{where(trace, step)}, player {p}",
                 f"life +{gained[p]}, from 'phases in/out' triggers only",
                 f"life {delta[p]:+d}, triggers {triggers}",
