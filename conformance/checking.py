@@ -190,7 +190,7 @@ def hold(prop: Property, engine: Any, trace: Trace, reference: Any = _REFERENCE)
             played = play(reference, trace.scenario)
         except EngineError as e:
             raise ReferenceCannotPlay(f"the reference engine can't play it: {e}") from e
-        refusal = refused_legal_action(prop.rules[0], trace, played)
+        refusal = refused_legal_action(prop.rules, trace, played)
         if refusal is not None:
             raise refusal
 

@@ -405,15 +405,35 @@ def test_replay_fails_a_refused_legal_action_as_certify_does(
 ) -> None:
     """`phasecert replay` holds the engine to what `certify` does: an action
     it refused that the reference engine carries out fails the property,
-    even where its own check says nothing of that action (here 702.26b's
-    check judges phased-out lands only)."""
+    even where its own check says nothing of that action (here 702.26a's
+    check judges untap steps, and the engine refused a PhaseOut spell)."""
+    bear = Permanent("p1", 0, 0, ("creature",), phasing=1, power=1, toughness=1)
+    case = Scenario(Setup(permanents=(bear,)), (a.PhaseOut(0, ("p1",)), a.PassTurn()))
+    stored = tmp_path / "untap_step_phases_out_and_in_at_once.0123456789ab.json"
+    stored.write_text(dumps(case))
+    assert main(["replay", str(stored), "--engine", "degenerate:untap-only-refusing"]) == 1
+    assert "it refused a legal action" in capsys.readouterr().out
+    assert main(["replay", str(stored), "--engine", "reference"]) == 0
+
+
+def test_a_refusal_to_tap_a_phased_in_land_is_blamed_on_sickness_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the position the same, an engine refusing {T} of a phased-in
+    permanent holds it summoning sick: the sickness property fails (302.6),
+    not the property of 702.26b that tapped it on the way (an outside
+    tester's engine, which kept sick what phased out sick, failed 702.26b)."""
     land = Permanent("L", owner=0, controller=1, types=("land",), phased_out=PhasedOut("direct", 1))
     case = Scenario(
         Setup(permanents=(land,), effects=(ControlEffect("L", 1, Duration("your_next_turn")),)),
         (a.PassTurn(), a.TapForMana(0, "L")),
     )
-    stored = tmp_path / "phased_out_lands_cannot_be_tapped_for_mana.0123456789ab.json"
-    stored.write_text(dumps(case))
-    assert main(["replay", str(stored), "--engine", "mutant:sick-lands-cannot-tap"]) == 1
-    assert "it refused a legal action" in capsys.readouterr().out
-    assert main(["replay", str(stored), "--engine", "reference"]) == 0
+    engine = "mutant:sick-lands-cannot-tap"
+    for prop, code in [
+        ("phased_out_lands_cannot_be_tapped_for_mana", 0),
+        ("phasing_in_does_not_cure_summoning_sickness", 1),
+    ]:
+        stored = tmp_path / f"{prop}.0123456789ab.json"
+        stored.write_text(dumps(case))
+        assert main(["replay", str(stored), "--engine", engine]) == code, prop
+    assert "302.6" in capsys.readouterr().out
