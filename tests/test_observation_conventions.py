@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,10 +19,12 @@ import pytest
 from adapters.protocol import unreported_observations
 from adapters.reference import ReferenceEngine
 from conformance import actions as a
+from conformance import suite
 from conformance.agreement_results import COMPARISON, NOTES_HEADING
 from conformance.checking import profile, run_property
 from conformance.cli import listing
-from conformance.differential import run_agreement
+from conformance.corpus import Corpus, ItemCorpus
+from conformance.differential import OutsideTheRules, run_agreement
 from conformance.observation import Observation
 from conformance.properties import REGISTRY
 from conformance.report import RunInfo, build_report
@@ -180,6 +183,16 @@ def test_what_no_certified_rule_governs_is_noted_not_failed() -> None:
     assert ("## Seen by agrees_with_reference, outside the certified rules") in render_markdown(
         build_report([result], RunInfo("skips", "test", (), "ci", None, "", ""))
     )
+
+
+def test_a_passing_comparisons_notes_are_a_pytest_warning() -> None:
+    """Run as a pytest test, the comparison passes and warns with its notes,
+    which a passing test would otherwise keep to the report."""
+    node = SimpleNamespace(user_properties=[])
+    corpus = ItemCorpus(Corpus(None), node)  # type: ignore[arg-type]
+    skips = Variant("skips", turn_order_skips_a_player)
+    with pytest.warns(OutsideTheRules, match="active player: reference 0, engine 1"):
+        suite.test_agrees_with_reference(skips, profile("ci"), 10, [], corpus, ReferenceEngine())
 
 
 def test_nothing_is_compared_past_a_parting() -> None:
