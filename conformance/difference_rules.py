@@ -221,9 +221,11 @@ def permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...]
         return ("702.26d",) if phased else ()
     if name in ("attacking", "blocking"):
         # 506.4: removed from combat by phasing out or by a change of
-        # controller; nothing certified says more (readings.md, L).
+        # controller; nothing certified says more (readings.md, L). A
+        # phased-out creature can't attack or block (R2017-nonexistent);
+        # one back in doesn't rejoin combat (506.4 alone).
         if phased or was_out:
-            return ("506.4", "R2017-nonexistent")
+            return ("506.4", "R2017-nonexistent") if ref.phased_out else ("506.4",)
         changed = before is not None and before.controller != ref.controller
         return ("506.4",) if changed else ()
     if name == "attached_to":

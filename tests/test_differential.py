@@ -335,7 +335,8 @@ def test_what_follows_from_a_refusal_is_named_by_the_refusals_rules() -> None:
 def test_combat_differences_name_506_4_only_where_phasing_or_control_removed_it() -> None:
     """506.4: phasing out or a change of controller removes a creature from
     combat; an attacker whose defending player left names no rule (reading
-    L of docs/readings.md)."""
+    L of docs/readings.md). R2017-nonexistent only while it is phased out
+    (it can't attack): one back in that rejoined combat is 506.4's alone."""
     attacking = PermanentView("p1", "battlefield", controller=0, attacking=True)
     idle = replace(attacking, attacking=False)
     gone = a.Concede(1)
@@ -347,10 +348,13 @@ def test_combat_differences_name_506_4_only_where_phasing_or_control_removed_it(
     assert rules(attacking, attacking, gone) == ()
     assert rules(attacking, replace(attacking, controller=1), a.GainControl(1, "p1")) == ("506.4",)
     out = replace(attacking, phased_out=True)
-    assert rules(out, replace(attacking, phased_out=False), PassTurn()) == (
-        "506.4",
-        "R2017-nonexistent",
+    assert rules(out, replace(attacking, phased_out=False), PassTurn()) == ("506.4",)
+    still = Moment(
+        "after action 2", _obs(replace(out, attacking=False)), _obs(out), a.PhaseOut(0, ("p1",))
     )
+    still = replace(still, reference_before=_obs(attacking), engine_before=_obs(attacking))
+    (found,) = differences(still)
+    assert (found.field, found.rules) == ("attacking", ("506.4", "R2017-nonexistent"))
 
 
 def test_a_control_difference_as_something_else_phases_names_702_26f() -> None:
