@@ -137,6 +137,37 @@ class PhasedInAttackerRejoinsCombat(Rules):
 
 
 @mutant(
+    "phased-in-lethal-damage-waits",
+    "702.26c",
+    "lethal damage (704.5g) is checked only as a creature's damage or toughness changes: "
+    "one phasing in with damage reaching a toughness that fell while it was out survives",
+    kills=("phased_in_creatures_meet_state_based_actions",),
+)
+class PhasedInLethalDamageWaits(Rules):
+    """An outside tester's engine: phasing in changes neither number, so
+    nothing checks the creature until cleanup removes its damage."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.unchecked: set[str] = set()
+
+    def phase_in_with_attachments(self, card: Card) -> None:
+        super().phase_in_with_attachments(card)
+        self.unchecked.add(card.id)
+
+    def deal_damage(self, action: a.DealDamage) -> None:
+        super().deal_damage(action)
+        self.unchecked.discard(str(action.target))
+
+    def lethally_damaged(self) -> list[Card]:
+        return [c for c in super().lethally_damaged() if c.id not in self.unchecked]
+
+    def cleanup(self) -> None:
+        super().cleanup()
+        self.unchecked = set()
+
+
+@mutant(
     "pump-includes-phased-out",
     "702.26e",
     '"creatures you control get +1/+1" includes phased-out creatures',

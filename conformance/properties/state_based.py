@@ -1,7 +1,8 @@
-"""State-based actions and phasing (702.26b, R2017-nonexistent; 704.3):
-they don't see a phased-out creature, however its toughness falls, and they
-see a phased-in creature without the anthems that phased out, which apply
-nothing (a creature whose damage then reaches its toughness dies, 704.5g)."""
+"""State-based actions and phasing (702.26b, 702.26c, R2017-nonexistent;
+704.3): they don't see a phased-out creature, however its toughness falls,
+they see a phased-in creature without the anthems that phased out, which
+apply nothing (a creature whose damage then reaches its toughness dies,
+704.5g), and they see a creature again as it phases in."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from conformance import actions as a
 from conformance.capabilities import Capability as C
-from conformance.observation import Observation
+from conformance.observation import Observation, PermanentView
 from conformance.properties.effects import sba_may_wait
 from conformance.properties.history import (
     a_player_left,
@@ -81,13 +82,35 @@ def _outlived_lethal_damage_phased_out(trace: Trace) -> bool:
 
 
 def _damage_then_anthem_goes(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
-    """A creature, not a token (before 2017 a phased-out token ceases to
-    exist, 702.25k), is dealt damage one short of its toughness, which an
-    anthem of its controller added to the setup raises (a 1/1 is added too
-    if no such creature is phased in). Then either it phases out and the
-    anthem is destroyed, phases out or changes controller, so the damage
-    reaches the toughness the creature would have; or it stays phased in
-    and the anthem phases out, so the damage reaches its toughness."""
+    """A creature X is dealt damage one short of its toughness, which an
+    anthem of its controller raises (`_damaged_under_an_anthem`). Then
+    either it phases out and the anthem is destroyed, phases out or changes
+    controller, so the damage reaches the toughness the creature would
+    have; or it stays phased in and the anthem phases out, so the damage
+    reaches its toughness."""
+    setup, x, anthem, hits, player = _damaged_under_an_anthem(draw, setup)
+    if maybe(draw):
+        return setup, (*hits, a.PhaseOut(player, (anthem.id,)))
+    goes: list[a.Action] = [a.PhaseOut(player, (anthem.id,))]
+    if C.DESTROY in caps:
+        goes.append(a.Destroy(player, anthem.id))
+    if C.CONTROL_CHANGE in caps:
+        others = [q for q in range(setup.players) if q != x.controller]
+        goes.append(a.GainControl(pick(draw, others), anthem.id))
+    return setup, (
+        *hits,
+        a.PhaseOut(x.controller, (x.id,)),
+        pick(draw, goes),
+    )
+
+
+def _damaged_under_an_anthem(
+    draw: st.DrawFn, setup: Setup
+) -> tuple[Setup, Permanent, Permanent, tuple[a.Action, ...], int]:
+    """A creature X, not a token (before 2017 a phased-out token ceases to
+    exist, 702.25k; a 1/1 is added if no creature is phased in), an anthem
+    of its controller added to the setup, the spells of a player dealing X
+    damage one short of its toughness with the anthems, and that player."""
     creatures = [
         p for p in setup.permanents if p.is_creature and not p.token and p.phased_out is None
     ]
@@ -116,19 +139,24 @@ def _damage_then_anthem_goes(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
     player = pick(draw, range(setup.players))
     # Spells of at most 3 damage each, as everywhere in the scenarios.
     damage = toughness - 1
-    hits = [a.DealDamage(player, x.id, min(3, damage - k)) for k in range(0, damage, 3)]
-    if maybe(draw):
-        return setup, (*hits, a.PhaseOut(player, (anthem.id,)))
-    goes: list[a.Action] = [a.PhaseOut(player, (anthem.id,))]
-    if C.DESTROY in caps:
-        goes.append(a.Destroy(player, anthem.id))
-    if C.CONTROL_CHANGE in caps:
-        others = [q for q in range(setup.players) if q != x.controller]
-        goes.append(a.GainControl(pick(draw, others), anthem.id))
+    hits = tuple(a.DealDamage(player, x.id, min(3, damage - k)) for k in range(0, damage, 3))
+    return setup, x, anthem, hits, player
+
+
+def _back_with_lethal_damage(draw: st.DrawFn, setup: Setup, caps: Caps) -> Planned:
+    """702.26c: a creature X dealt damage one short of its toughness under
+    an anthem (`_damaged_under_an_anthem`) phases out until S, a new
+    artifact, leaves the battlefield; the anthem is destroyed; then S is,
+    so X phases back in with its damage (kept until cleanup, 514.2)
+    reaching its toughness."""
+    setup, x, anthem, hits, player = _damaged_under_an_anthem(draw, setup)
+    source = Permanent(new_id(setup), player, player, ("artifact",))
+    setup = with_permanents(setup, source)
     return setup, (
         *hits,
-        a.PhaseOut(x.controller, (x.id,)),
-        pick(draw, goes),
+        a.PhaseOutUntil(player, source.id, x.id),
+        a.Destroy(player, anthem.id),
+        a.Destroy(player, source.id),
     )
 
 
@@ -248,4 +276,80 @@ def state_based_actions_ignore_phased_out_anthems(trace: Trace) -> None:
                 "creature with lethal damage (704.5g), and one with toughness 0 or less goes "
                 "to the graveyard (704.5f)",
                 f"{c.id} still on the battlefield",
+            )
+
+
+def _phasing_in(step: Step) -> list[str]:
+    """What the engine showed phasing in during `step`."""
+    return [
+        b.id
+        for b in step.before.permanents
+        if b.on_battlefield and b.phased_out and _phased_in(view(step.after, b.id))
+    ]
+
+
+def _phased_in(v: PermanentView | None) -> bool:
+    return v is not None and v.phased_in
+
+
+def _died_as_it_phased_in(trace: Trace) -> bool:
+    """702.26c, 704.5g: a creature shown with damage marked earlier in the
+    turn, then phased out (which shows no damage), was put into a graveyard
+    in a step no turn passed in: nothing but phasing in with that damage
+    reaching its toughness puts it there (state-based actions don't see it
+    phased out, 702.26b, nor does a spell)."""
+    damaged: set[str] = set()
+    for step in trace.steps:
+        if isinstance(step.action, a.PassTurn):
+            damaged.clear()  # 514.2: damage is removed at cleanup
+            continue
+        for b in step.before.permanents:
+            c = view(step.after, b.id)
+            if b.phased_out and b.id in damaged and c is not None and c.zone == "graveyard":
+                return True
+        damaged |= {c.id for c in step.after.permanents if c.phased_in and c.damage > 0}
+    return False
+
+
+@rule_property(
+    "702.26c",
+    # Damage stays marked while phased out, until cleanup (514.2): the
+    # Mirage rules, which remove it as a permanent phases out, never meet
+    # the case.
+    "514.2",
+    needs={C.DAMAGE_MARKED, C.TARGETING, C.ANTHEM, C.PHASE_OUT_UNTIL, C.DESTROY},
+    scenarios=lambda caps: planned_scenarios(
+        set(caps) - _QUIET,
+        _back_with_lethal_damage,
+        kinds=(a.DealDamage, a.PhaseOut, a.Destroy, a.PassTurn),
+        max_actions=2,
+        min_permanents=1,
+        permanent_kinds=("creature", "creature", "enchantment", "artifact"),
+        effects=False,
+    ),
+    exercised=_died_as_it_phased_in,
+)
+def phased_in_creatures_meet_state_based_actions(trace: Trace) -> None:
+    """702.26c: a permanent that phases in is seen again, by state-based
+    actions too: a creature that phases in mid-turn with damage marked
+    (kept while it was out, 514.2) reaching a toughness that fell while it
+    was out (its anthem left) is destroyed at once (704.5g), not left until
+    cleanup; one with toughness 0 or less goes to the graveyard (704.5f).
+    Except where state-based actions may not have been checked yet (704.3,
+    case D of docs/readings.md)."""
+    for k, step in enumerate(trace.steps, 1):
+        if step.after.refused is not None or sba_may_wait(trace, k):
+            continue
+        for pid in _phasing_in(step):
+            c = view(step.after, pid)
+            if c is None or c.toughness is None:
+                continue
+            expect(
+                c.toughness > 0 and c.damage < c.toughness,
+                "702.26c",
+                f"{where(trace, step)}, {pid} ({c.toughness} toughness, {c.damage} damage marked)",
+                "gone as it phased in: state-based actions see it again and destroy a "
+                "creature with lethal damage (704.5g); one with toughness 0 or less goes to "
+                "the graveyard (704.5f)",
+                f"{pid} phased in and still on the battlefield",
             )
