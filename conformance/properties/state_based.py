@@ -6,6 +6,8 @@ apply nothing (a creature whose damage then reaches its toughness dies,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
 from conformance import actions as a
@@ -160,11 +162,14 @@ def _back_with_lethal_damage(draw: st.DrawFn, setup: Setup, caps: Caps) -> Plann
     )
 
 
-def _anthem_scenarios(caps: Caps) -> st.SearchStrategy[Scenario]:
-    """`_damage_then_anthem_goes`, then a few more actions."""
+def _anthem_scenarios(
+    caps: Caps, plan: Callable[[st.DrawFn, Setup, Caps], Planned] = _damage_then_anthem_goes
+) -> st.SearchStrategy[Scenario]:
+    """`plan` (by default `_damage_then_anthem_goes`), then a few more
+    actions."""
     return planned_scenarios(
         set(caps) - _QUIET,
-        _damage_then_anthem_goes,
+        plan,
         kinds=(a.DealDamage, a.PhaseOut, a.PhaseOutUntil, a.Destroy, a.GainControl, a.PassTurn),
         max_actions=3,
         min_permanents=1,
@@ -318,15 +323,7 @@ def _died_as_it_phased_in(trace: Trace) -> bool:
     # the case.
     "514.2",
     needs={C.DAMAGE_MARKED, C.TARGETING, C.ANTHEM, C.PHASE_OUT_UNTIL, C.DESTROY},
-    scenarios=lambda caps: planned_scenarios(
-        set(caps) - _QUIET,
-        _back_with_lethal_damage,
-        kinds=(a.DealDamage, a.PhaseOut, a.Destroy, a.PassTurn),
-        max_actions=2,
-        min_permanents=1,
-        permanent_kinds=("creature", "creature", "enchantment", "artifact"),
-        effects=False,
-    ),
+    scenarios=lambda caps: _anthem_scenarios(caps, _back_with_lethal_damage),
     exercised=_died_as_it_phased_in,
 )
 def phased_in_creatures_meet_state_based_actions(trace: Trace) -> None:
