@@ -137,6 +137,10 @@ def event_rules(m: Moment, kind: str, subject: str, ref: list[str], eng: list[st
     if kind in ("phased_in", "phased_out"):
         if len(ref) == len(eng):
             return ("702.26g", "702.26h")  # the same phasing, another cause
+        if not ref and subject in m.waiting:
+            # 610.4: it waits for its source to leave, whatever else happens;
+            # any phasing the engine shows it in comes of releasing it early.
+            return ("610.4",)
         if action is a.PassTurn:
             rules = ("702.26a", "702.26p") if max(len(ref), len(eng)) > 1 else ("702.26a",)
             # An attachment phases out and in with its host (702.26g), as
@@ -194,6 +198,9 @@ def permanent_rules(m: Moment, ref: PermanentView, name: str) -> tuple[str, ...]
             return ("702.26b",) if action in (a.Destroy, a.DestroyAll) else ("702.26d",)
         return ("704.5m",) if attached else ()
     if name == "phased_out":
+        if ref.id in m.waiting and ref.phased_out:
+            # 610.4: it waits for its source to leave, whatever else happens.
+            return ("610.4", "702.26g") if attached else ("610.4",)
         if action is a.PassTurn:
             return ("702.26a", "702.26g") if attached else ("702.26a",)
         if action is a.Concede:

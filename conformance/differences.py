@@ -111,6 +111,9 @@ class Moment:
     untap_phased_in: frozenset[str] = frozenset()
     #: Legendary permanents sharing their name with another (704.5j).
     legends: frozenset[str] = frozenset()
+    #: What the reference engine showed phased out until a permanent leaves
+    #: the battlefield before `action` (610.4): no untap step phases it in.
+    waiting: frozenset[str] = frozenset()
 
 
 def parts_ways(found: list[Difference]) -> bool:

@@ -40,6 +40,7 @@ from conformance.differences import Difference, Moment, differences, parts_ways
 from conformance.draw_step import draw_step_gainers
 from conformance.observation import Observation
 from conformance.position import start_problems
+from conformance.properties.history import waiting_for_source
 from conformance.properties.players import protected
 from conformance.results import PropertyResult
 from conformance.running import (
@@ -187,6 +188,7 @@ def agreement_machine(
                 shield[-2] | shield[-1],
                 untap_phased_in(self.steps[:-1]),
                 legends_of(self.played[-1][0]),
+                frozenset(waiting_for_source(self.played_so_far())[-2]),
             )
             if self.compare(moment) and self.expected.refused is None:
                 self.exercised[-1] = True

@@ -19,6 +19,7 @@ from adapters.reference import ReferenceEngine
 from conformance.actions import CreateToken, PassTurn
 from conformance.differences import Difference, Moment, differences
 from conformance.draw_step import draw_step_gainers
+from conformance.properties.history import waiting_for_source
 from conformance.properties.players import protected
 from conformance.running import Step, Trace
 from conformance.scenario import Scenario
@@ -72,6 +73,7 @@ def trace_differences(
     pairs = zip(settled, observed.steps[: len(settled)], strict=True)
     shield = protected(expected)
     legends = legends_of(expected.scenario.setup)
+    waiting = waiting_for_source(expected)
     for i, (e, o) in enumerate(pairs, 1):
         where = f"after action {i} ({type(e.action).__name__})"
         drew = draw_step_gainers(expected.scenario.setup, e)
@@ -88,6 +90,7 @@ def trace_differences(
                 shield[i - 1] | shield[i],
                 untap_phased_in(settled[: i - 1]),
                 legends,
+                frozenset(waiting[i - 1]),
             )
         )
     for moment in moments:

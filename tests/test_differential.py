@@ -281,6 +281,29 @@ def test_a_permanent_left_phased_out_is_blamed_on_phasing_alone() -> None:
     assert found["cause"] == found["tapped"] == found["phased_out"], found
 
 
+def test_a_permanent_released_early_is_blamed_on_610_4() -> None:
+    """What the reference shows waiting for its "until" source (610.4) and
+    the engine phases in, at an untap step or anywhere, is 610.4's evidence,
+    not 702.26a's (an outside tester's engine that released it as its
+    source changed controller had it blamed on 702.26a, and on 702.26g,
+    702.26h, 702.26k and 702.26n as its source's controller conceded)."""
+    out = PermanentView("p1", "battlefield", phased_out=True, cause="direct")
+    back = PermanentView("p1", "battlefield")
+    before = _obs(out)
+    for action in (PassTurn(), a.Concede(1)):
+        moment = Moment(
+            "after action 1",
+            before,
+            _obs(back, events=(Event("phased_in", "p1"),)),
+            action,
+            before,
+            before,
+            waiting=frozenset({"p1"}),
+        )
+        found = {d.field: d.rules for d in differences(moment)}
+        assert set(found.values()) == {("610.4",)}, (action, found)
+
+
 class NeverPhasesInAtUntap(Rules):
     """Wrong (702.26a): nothing phased out phases in at an untap step."""
 
