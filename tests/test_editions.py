@@ -92,6 +92,15 @@ DIFFERENCES: dict[tuple[Edition, Edition], set[str]] = {
     },
 }
 
+#: (engine's edition, edition certified): the properties the engine never
+#: gets to exercise there. 502.15e: the Mirage rules remove damage as a
+#: permanent phases out, so no creature phases in with damage marked, which
+#: 702.26c's state-based property needs (514.2's own property fails them).
+NOT_EXERCISED: dict[tuple[Edition, Edition], set[str]] = {
+    ("mirage", "current"): {"phased_in_creatures_meet_state_based_actions"},
+    ("mirage", "pre-2017"): {"phased_in_creatures_meet_state_based_actions"},
+}
+
 
 @pytest.mark.parametrize("edition", list(SEED_TEXTS))
 def test_every_numbered_rule_of_the_seed_text_is_in_its_catalog(edition: Edition) -> None:
@@ -200,7 +209,8 @@ def test_an_editions_reference_fails_another_edition_only_where_it_differs(
 ) -> None:
     """Certified under its own edition, each reference passes every
     property (today's: tests/test_suite.py); under another, it fails exactly
-    the properties of `DIFFERENCES`."""
+    the properties of `DIFFERENCES`, and can't exercise those of
+    `NOT_EXERCISED`."""
     result = run_property(
         in_edition(certified)[prop],
         reference_of(engine),
@@ -210,6 +220,8 @@ def test_an_editions_reference_fails_another_edition_only_where_it_differs(
     if prop in DIFFERENCES.get((engine, certified), set()):
         assert result.status == "fail", result.message
         assert set(result.rules) <= set(CATALOGS[certified])
+    elif prop in NOT_EXERCISED.get((engine, certified), set()):
+        assert result.status == "not-exercised", result.message
     else:
         assert result.status == "pass", result.message
 
